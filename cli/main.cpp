@@ -1,0 +1,144 @@
+// uopc: the command line. Each subcommand is one function below; exit codes follow SPEC
+// section 6: 0 fine, 1 an assert failed, 2 bad program or input, 3 internal failure.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/source.h"
+#include "interp/interp.h"
+#include "interp/npy.h"
+#include "ir/dot.h"
+#include "ir/error.h"
+#include "ir/print.h"
+
+namespace uopc::cli {
+namespace {
+
+constexpr int kOk = 0, kAssertFailed = 1, kBadInput = 2, kInternal = 3;
+
+std::string type_of(const UOp& n) {
+  return std::string(dtype_name(n.dtype)) + shape_str(n.shape);
+}
+
+int run_check(const std::string& path) {
+  Program p = load_program(path);
+  for (const Statement& s : p.statements) {
+    const UOp& n = *s.node;
+    std::string type = s.is_assert() ? type_of(*n.src[0]) + " == " + type_of(*n.src[1]) : type_of(n);
+    std::printf("%s = %s : %s\n", s.name.c_str(), std::string(op_name(n.op)).c_str(), type.c_str());
+  }
+  std::printf("ok: %zu statements, %zu outputs, %zu asserts\n", p.statements.size(),
+              p.outputs().size(), p.asserts().size());
+  return kOk;
+}
+
+int run_print(const std::string& path) {
+  std::fputs(print_program(load_program(path)).c_str(), stdout);
+  return kOk;
+}
+
+int run_dot(const std::string& path) {
+  std::fputs(program_to_dot(load_program(path)).c_str(), stdout);
+  return kOk;
+}
+
+struct InterpArgs {
+  std::string path;
+  std::vector<std::string> inputs;
+  std::string out_dir;
+  int64_t max_elements = int64_t{1} << 28;
+};
+
+std::pair<int64_t, std::string> parse_input_flag(const std::string& flag) {
+  size_t eq = flag.find('=');
+  int64_t slot = -1;
+  try {
+    size_t used = 0;
+    if (eq != std::string::npos && eq > 0) slot = std::stoll(flag.substr(0, eq), &used);
+    if (used != eq) slot = -1;
+  } catch (const std::exception&) {
+    slot = -1;
+  }
+  if (slot < 0 || eq + 1 >= flag.size())
+    throw UserError("--input takes SLOT=FILE.npy, like --input 0=x.npy; got '" + flag + "'");
+  return {slot, flag.substr(eq + 1)};
+}
+
+void write_outputs(const InterpResult& r, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw UserError(Location{dir, 0, 0}, "cannot create the output directory: " + ec.message());
+  for (const auto& [s, t] : r.outputs) write_npy(dir + "/" + s->name.substr(1) + ".npy", t);
+}
+
+int run_interp(const InterpArgs& a) {
+  Program p = load_program(a.path);
+  InterpOptions o;
+  o.max_elements = a.max_elements;
+  for (const std::string& flag : a.inputs) {
+    auto [slot, file] = parse_input_flag(flag);
+    o.inputs[slot] = Input{file, read_npy(file, a.max_elements)};
+  }
+  InterpResult r = interpret(p, o);
+  for (const auto& [s, t] : r.outputs) std::printf("%s\n", format_output(s->name, t).c_str());
+  std::fflush(stdout);
+  if (!a.out_dir.empty()) write_outputs(r, a.out_dir);
+  for (const AssertFailure& f : r.failures)
+    std::fprintf(stderr, "%s:%d: assert %s failed: %s\n", p.file.c_str(), f.statement->line,
+                 f.statement->name.c_str(), f.detail.c_str());
+  return r.failures.empty() ? kOk : kAssertFailed;
+}
+
+int dispatch(int argc, char** argv) {
+  CLI::App app{"uopc: a compiler, reference interpreter and fuzzer for the .uir tensor language"};
+  app.require_subcommand(1);
+  std::string path;
+  int code = kOk;
+
+  CLI::App* check = app.add_subcommand("check", "type-check FILE and print each statement's type");
+  check->add_option("FILE", path, "program, or - for standard input")->required();
+  check->callback([&] { code = run_check(path); });
+
+  CLI::App* print = app.add_subcommand("print", "print FILE in canonical form");
+  print->add_option("FILE", path, "program, or - for standard input")->required();
+  print->callback([&] { code = run_print(path); });
+
+  CLI::App* dot = app.add_subcommand("dot", "print FILE's graph as Graphviz DOT");
+  dot->add_option("FILE", path, "program, or - for standard input")->required();
+  dot->callback([&] { code = run_dot(path); });
+
+  InterpArgs ia;
+  CLI::App* interp = app.add_subcommand("interp", "run FILE on the reference interpreter");
+  interp->add_option("FILE", ia.path, "program, or - for standard input")->required();
+  interp->add_option("--input", ia.inputs, "SLOT=FILE.npy: data for buffer slot SLOT");
+  interp->add_option("--out", ia.out_dir, "also write each output as DIR/NAME.npy");
+  interp->add_option("--max-elements", ia.max_elements, "refuse values larger than this")
+      ->check(CLI::NonNegativeNumber);
+  interp->callback([&] { code = run_interp(ia); });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kOk : kBadInput;
+  }
+  return code;
+}
+
+}  // namespace
+}  // namespace uopc::cli
+
+int main(int argc, char** argv) {
+  try {
+    return uopc::cli::dispatch(argc, argv);
+  } catch (const uopc::UserError& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s\n", e.what());
+    return uopc::cli::kBadInput;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "uopc: internal error: %s\n", e.what());
+    return uopc::cli::kInternal;
+  }
+}

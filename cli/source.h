@@ -1,0 +1,16 @@
+// Reading a program for a command: a path, or "-" for standard input.
+#pragma once
+
+#include <string>
+
+#include "ir/program.h"
+
+namespace uopc::cli {
+
+// The text of `path` ("-" reads standard input); throws UserError when it cannot be read.
+std::string read_source(const std::string& path);
+
+// read_source + parse_program, with "<stdin>" as the file name for "-".
+Program load_program(const std::string& path);
+
+}  // namespace uopc::cli

@@ -1,0 +1,148 @@
+#include "interp/interp.h"
+
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "interp/elementwise.h"
+#include "interp/movement.h"
+#include "ir/error.h"
+
+namespace uopc {
+namespace {
+
+using Values = std::unordered_map<const UOp*, Tensor>;
+
+int64_t scalar_i32(const Values& v, const UOpRef& node) {
+  return v.at(node.get()).at(0).as_i32();
+}
+
+std::vector<int64_t> scalars(const Values& v, const std::vector<UOpRef>& src, size_t from) {
+  std::vector<int64_t> out;
+  for (size_t i = from; i < src.size(); ++i) out.push_back(scalar_i32(v, src[i]));
+  return out;
+}
+
+Tensor literal_tensor(Scalar s) {
+  switch (s.dtype) {
+    case DType::Bool: return make_tensor(Array<bool>(s.as_bool()));
+    case DType::I32: return make_tensor(Array<int32_t>(s.as_i32()));
+    case DType::F32: return make_tensor(Array<float>(s.as_f32()));
+  }
+  return {};
+}
+
+class Evaluator {
+ public:
+  Evaluator(const Program& p, const InterpOptions& o) : p_(p), o_(o) {}
+
+  Tensor buffer(const UOp& n) {
+    auto it = o_.inputs.find(n.slot());
+    if (it == o_.inputs.end()) return default_input(n.dtype, n.shape[0], n.slot());
+    const Tensor& in = it->second.value;
+    if (in.dtype() != n.dtype || in.size() != n.shape[0])
+      throw UserError(Location{it->second.source, 0, 0},
+                      "input for slot " + std::to_string(n.slot()) + " holds " + type_string(in) +
+                          ", but the program reads it as buffer " + std::string(dtype_name(n.dtype)) +
+                          shape_str(n.shape));
+    return interp::eval_reshape(in, n.shape);
+  }
+
+  Tensor eval(const UOp& n, const Values& v) {
+    auto arg = [&](size_t i) -> const Tensor& { return v.at(n.src[i].get()); };
+    switch (n.op) {
+      case Op::Buffer: return buffer(n);
+      case Op::Const: return literal_tensor(n.value);
+      case Op::Stack: {
+        std::vector<const Tensor*> parts;
+        for (const UOpRef& s : n.src) parts.push_back(&v.at(s.get()));
+        return interp::eval_stack(parts);
+      }
+      case Op::Index: return interp::eval_index(arg(0), scalars(v, n.src, 1));
+      case Op::Stage: return arg(0);
+      case Op::Reshape: return interp::eval_reshape(arg(0), n.shape);
+      case Op::Permute: return interp::eval_permute(arg(0), n.arg);
+      case Op::Expand: return interp::eval_expand(arg(0), n.shape);
+      case Op::Shrink: return interp::eval_shrink(arg(0), scalars(v, n.src, 1), n.shape);
+      case Op::Pad: return interp::eval_pad(arg(0), n.arg, n.value);
+      case Op::Flip: return interp::eval_flip(arg(0), n.arg);
+      case Op::Reduce: return interp::eval_reduce(arg(0), n.reduce_op(), n.pop());
+      case Op::Cast: return interp::eval_cast(arg(0), n.dtype);
+      case Op::Where: return interp::eval_where(arg(0), arg(1), arg(2));
+      case Op::Assert: throw std::logic_error("interp: assert evaluated as a value");
+      default: break;
+    }
+    if (op_kind(n.op) == OpKind::Unary) return interp::eval_unary(n.op, arg(0));
+    return interp::eval_binary(n.op, arg(0), arg(1));
+  }
+
+  std::string check(const UOp& n, const Values& v) {
+    const Tensor& a = v.at(n.src[0].get());
+    const Tensor& b = v.at(n.src[1].get());
+    int64_t at = first_difference(a, b);
+    if (at < 0) return {};
+    return "first difference at " + index_string(a.shape(), at) + ": " +
+           format_element(a.at(at)) + " vs " + format_element(b.at(at));
+  }
+
+ private:
+  const Program& p_;
+  const InterpOptions& o_;
+};
+
+// Refuses the first value over the limit, blaming the statement that introduced it.
+void check_sizes(const Program& p, int64_t limit) {
+  std::unordered_set<const UOp*> seen;
+  for (const Statement& s : p.statements) {
+    std::vector<const UOp*> work{s.node.get()};
+    while (!work.empty()) {
+      const UOp* n = work.back();
+      work.pop_back();
+      if (!seen.insert(n).second) continue;
+      if (n->numel() > limit)
+        throw UserError(Location{p.file, s.line, 0},
+                        s.name + ": " + (n == s.node.get() ? "this value" : "a value it broadcasts to") +
+                            ", " + std::string(dtype_name(n->dtype)) + shape_str(n->shape) + ", has " +
+                            std::to_string(n->numel()) + " elements, more than the limit of " +
+                            std::to_string(limit) + "; raise it with --max-elements N");
+      for (const UOpRef& src : n->src) work.push_back(src.get());
+    }
+  }
+}
+
+}  // namespace
+
+InterpResult interpret(const Program& p, const InterpOptions& options) {
+  check_sizes(p, options.max_elements);
+  std::vector<UOpRef> roots = p.roots();
+  std::vector<const UOp*> order = topo_order(roots);
+  std::unordered_map<const UOp*, int64_t> users;
+  for (const UOp* n : order)
+    for (const UOpRef& s : n->src) ++users[s.get()];
+  std::unordered_set<const UOp*> keep;
+  for (const UOpRef& r : roots) keep.insert(r.get());
+
+  Evaluator ev(p, options);
+  Values values;
+  std::unordered_map<const UOp*, std::string> checks;
+  for (const UOp* n : order) {
+    if (n->op == Op::Assert) checks.emplace(n, ev.check(*n, values));
+    else values.emplace(n, ev.eval(*n, values));
+    for (const UOpRef& s : n->src)
+      if (--users[s.get()] == 0 && !keep.count(s.get())) values.erase(s.get());
+  }
+
+  InterpResult result;
+  for (const Statement* s : p.outputs()) result.outputs.emplace_back(s, values.at(s->node.get()));
+  for (const Statement* s : p.asserts()) {
+    const std::string& detail = checks.at(s->node.get());
+    if (!detail.empty()) result.failures.push_back({s, detail});
+  }
+  return result;
+}
+
+std::string format_output(const std::string& name, const Tensor& t) {
+  return name + " " + type_string(t) + " = " + format_value(t);
+}
+
+}  // namespace uopc

@@ -1,0 +1,45 @@
+// The reference interpreter: evaluates a Program op by op, each op on whole tensors
+// (interp/movement.h, interp/elementwise.h). It is the oracle every other engine is diffed
+// against, so it is written for obviousness, not speed.
+//
+// Values are freed as soon as their last user has run, so a long chain needs memory for a few
+// values, not all of them. Before anything runs, every value is checked against
+// `max_elements`; a larger one is refused with a UserError naming it and the flag to raise.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "interp/tensor.h"
+#include "ir/program.h"
+
+namespace uopc {
+
+struct Input {
+  std::string source;  // where it came from, for messages ("x.npy")
+  Tensor value;
+};
+
+struct InterpOptions {
+  int64_t max_elements = int64_t{1} << 28;
+  std::map<int64_t, Input> inputs;  // by slot; other slots hold the default data
+};
+
+struct AssertFailure {
+  const Statement* statement;
+  std::string detail;  // "first difference at [1 2]: 1.5 vs 2"
+};
+
+struct InterpResult {
+  std::vector<std::pair<const Statement*, Tensor>> outputs;  // in file order
+  std::vector<AssertFailure> failures;                      // in file order
+};
+
+InterpResult interpret(const Program& p, const InterpOptions& options);
+
+// "%name f32[2 3] = [[1 2 3] [4 5 6]]"
+std::string format_output(const std::string& name, const Tensor& t);
+
+}  // namespace uopc

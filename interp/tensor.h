@@ -1,0 +1,51 @@
+// A whole value of the interpreter: an xtensor array of one of the three dtypes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <xtensor/xarray.hpp>
+
+#include "ir/dtype.h"
+#include "ir/scalar.h"
+#include "ir/shape.h"
+
+namespace uopc {
+
+template <class T>
+using Array = xt::xarray<T>;
+
+// The variant's alternatives follow DType's order: Bool, I32, F32.
+struct Tensor {
+  std::variant<Array<bool>, Array<int32_t>, Array<float>> data;
+
+  DType dtype() const { return static_cast<DType>(data.index()); }
+  Shape shape() const;
+  int64_t size() const;
+  // Element `flat` in row-major order.
+  Scalar at(int64_t flat) const;
+};
+
+template <class T>
+Tensor make_tensor(Array<T> a) {
+  return Tensor{std::move(a)};
+}
+
+// SPEC section 6's default input: element i of slot K is v = ((37*i + 11*K) mod 23) - 11, as
+// i32, v / 4 as f32, v > 0 as bool.
+Tensor default_input(DType dtype, int64_t n, int64_t slot);
+
+// Nested brackets, space separated: "[[1 2 3] [4 5 6]]"; a scalar is its element.
+std::string format_value(const Tensor& t);
+
+// "f32[2 3]"
+std::string type_string(const Tensor& t);
+
+// Bitwise equality with all NaNs equal (SPEC section 6). Returns the first differing flat
+// index, or -1 when equal. Shapes and dtypes must match.
+int64_t first_difference(const Tensor& a, const Tensor& b);
+
+// "[1 2]": the multi-index of a flat position.
+std::string index_string(const Shape& shape, int64_t flat);
+
+}  // namespace uopc

@@ -1,0 +1,59 @@
+#include "ir/program.h"
+
+#include <unordered_set>
+
+namespace uopc {
+
+std::vector<const Statement*> Program::outputs() const {
+  std::vector<const Statement*> out;
+  for (const Statement& s : statements)
+    if (!s.used && !s.is_assert()) out.push_back(&s);
+  return out;
+}
+
+std::vector<const Statement*> Program::asserts() const {
+  std::vector<const Statement*> out;
+  for (const Statement& s : statements)
+    if (s.is_assert()) out.push_back(&s);
+  return out;
+}
+
+std::vector<UOpRef> Program::roots() const {
+  std::vector<UOpRef> out;
+  for (const Statement& s : statements)
+    if (s.is_assert() || !s.used) out.push_back(s.node);
+  return out;
+}
+
+bool same_graph(const Program& a, const Program& b) {
+  auto key = [](const Program& p) {
+    std::vector<std::pair<std::string, const UOp*>> k;
+    for (const Statement* s : p.outputs()) k.emplace_back(s->name, s->node.get());
+    for (const Statement* s : p.asserts()) k.emplace_back("assert", s->node.get());
+    return k;
+  };
+  return key(a) == key(b);
+}
+
+std::vector<const UOp*> topo_order(const std::vector<UOpRef>& roots) {
+  std::vector<const UOp*> order;
+  std::unordered_set<const UOp*> seen;
+  std::vector<std::pair<const UOp*, size_t>> stack;  // node, next source to visit
+  for (const UOpRef& root : roots) {
+    if (!seen.insert(root.get()).second) continue;
+    stack.emplace_back(root.get(), 0);
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < node->src.size()) {
+        const UOp* s = node->src[next++].get();
+        if (seen.insert(s).second) stack.emplace_back(s, 0);
+        continue;
+      }
+      order.push_back(node);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+}  // namespace uopc
