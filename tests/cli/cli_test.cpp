@@ -1,0 +1,132 @@
+// The uopc command as a user runs it: exit codes, messages, stdin, .npy in and out.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run.h"
+
+namespace uopc {
+namespace {
+
+using testing::run_uopc;
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(Cli, InterpPrintsOutputs) {
+  auto c = run_uopc("interp -", "%a = stack 1 2 3 4 5 6\n%b = reshape %a shape=[2 3]\n");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, "%b i32[2 3] = [[1 2 3] [4 5 6]]\n");
+}
+
+TEST(Cli, FailedAssertExitsOne) {
+  auto c = run_uopc("interp -", "%a = stack 1 2\n%ok = assert %a 1\n");
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_EQ(c.err, "<stdin>:2: assert %ok failed: first difference at [1]: 2 vs 1\n");
+}
+
+TEST(Cli, BadProgramExitsTwoWithLocation) {
+  std::string path = write_temp("bad.uir", "%a = stack 1 2\n%b = reshape %a shape=[3]\n");
+  auto c = run_uopc("interp " + path);
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.err, path + ":2:6: error: reshape: cannot reshape i32[2] (2 elements) into [3] (3 elements)\n");
+  EXPECT_EQ(run_uopc("check " + path).exit_code, 2);
+  EXPECT_EQ(run_uopc("dot " + path).exit_code, 2);
+}
+
+TEST(Cli, MissingFileExitsTwo) {
+  auto c = run_uopc("interp /nonexistent/x.uir");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.err, "/nonexistent/x.uir: error: cannot read: No such file or directory\n");
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_uopc("").exit_code, 2);
+  EXPECT_EQ(run_uopc("frobnicate x").exit_code, 2);
+  EXPECT_EQ(run_uopc("interp").exit_code, 2);
+  EXPECT_EQ(run_uopc("interp - --max-elements -5", "").exit_code, 2);
+  EXPECT_EQ(run_uopc("interp - --input nonsense", "%a = buffer 2").exit_code, 2);
+  EXPECT_EQ(run_uopc("--help").exit_code, 0);
+}
+
+TEST(Cli, MaxElements) {
+  std::string text = "%b = expand 1 shape=[4096 4096]\n%c = reduce %b op=add pop=2\n";
+  auto c = run_uopc("interp - --max-elements 1000", text);
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.err.find("more than the limit of 1000; raise it with --max-elements N"), std::string::npos) << c.err;
+  c = run_uopc("interp -", text);
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, "%c i32[] = 16777216\n");
+}
+
+TEST(Cli, InputAndOutputNpy) {
+  std::string dir = ::testing::TempDir() + "/uopc-npy";
+  std::filesystem::remove_all(dir);
+  std::string prog = write_temp("io.uir", "%a = buffer 3 dtype=i32 slot=0\n%b = neg %a\n%c = cmplt %a 0\n");
+  auto c = run_uopc("interp " + prog + " --out " + dir);
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, "%b i32[3] = [11 -3 6]\n%c bool[3] = [true false true]\n");
+  ASSERT_TRUE(std::filesystem::exists(dir + "/b.npy"));
+  ASSERT_TRUE(std::filesystem::exists(dir + "/c.npy"));
+  // The written output feeds back in as an input.
+  c = run_uopc("interp " + prog + " --input 0=" + dir + "/b.npy");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, "%b i32[3] = [-11 3 -6]\n%c bool[3] = [false true false]\n");
+  // A bool file where the program reads i32.
+  c = run_uopc("interp " + prog + " --input 0=" + dir + "/c.npy");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.err, dir + "/c.npy: error: input for slot 0 holds bool[3], but the program reads it as buffer i32[3]\n");
+}
+
+TEST(Cli, CheckPrintsTypes) {
+  auto c = run_uopc("check -", "%a = buffer 6\n%b = reshape %a, (2, 3)\n%ok = assert %b %b\n");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out,
+            "%a = buffer : f32[6]\n%b = reshape : f32[2 3]\n%ok = assert : f32[2 3] == f32[2 3]\n"
+            "ok: 3 statements, 0 outputs, 1 asserts\n");
+}
+
+TEST(Cli, DotDrawsTheGraph) {
+  auto c = run_uopc("dot -", "%a = buffer 6\n%b = reshape %a shape=[2 3]\n");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out,
+            "digraph uir {\n  node [shape=box, fontname=\"monospace\"];\n"
+            "  n0 [label=\"%a = buffer 6 dtype=f32 slot=0\\nf32[6]\"];\n"
+            "  n1 [label=\"%b = reshape _ shape=[2 3]\\nf32[2 3]\", style=bold];\n"
+            "  n0 -> n1;\n}\n");
+}
+
+TEST(Cli, PrintIsCanonical) {
+  auto c = run_uopc("print -", "%0 = buffer 4 : dtype=i32\r\n%1 = flip %0, (0,)\r\n");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, "%0 = buffer 4 dtype=i32 slot=0\n%1 = flip %0 axes=[0]\n");
+}
+
+// Hostile inputs get exit 2 with a located message, never a crash or exit 3.
+TEST(Cli, HostileInputs) {
+  std::string junk;
+  for (int i = 0; i < 4096; ++i) junk += static_cast<char>((i * 7919) % 256);
+  const std::string inputs[] = {
+      junk,
+      "%a = stack 1 2\n%b = reshape %a shape=[",
+      "%a = buffer 2147483647\n%b = buffer 2147483647\n%c = stack %a %b\n",
+      "%a = buffer 2147483647\n%b = reshape %a shape=[2147483647 1 1 1 1 1 1 1 1]\n",
+      "%a = stack 1\n%b = expand %a shape=[2147483647]\n%c = pad %b pads=[1 0]\n",
+      "%a = stack 1\n%b = expand %a shape=[1024 1024 1024 1024]\n",
+      "%a = neg %a\n",
+      "%a = stack " + std::string(100000, '(') + "\n",
+      "%a = reshape 1, " + std::string(1000, '(') + "\n",
+  };
+  for (const std::string& in : inputs) {
+    auto c = run_uopc("interp -", in);
+    EXPECT_EQ(c.exit_code, 2) << in.substr(0, 80) << "\n" << c.err;
+    EXPECT_EQ(c.err.rfind("<stdin>:", 0), 0u) << c.err;
+  }
+}
+
+}  // namespace
+}  // namespace uopc

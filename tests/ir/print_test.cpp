@@ -1,0 +1,66 @@
+// The printer: parse(print(g)) is g, for every acceptance case and for random graphs.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <filesystem>
+
+#include "ir/parse.h"
+#include "ir/print.h"
+#include "tests/support/random_program.h"
+#include "tests/support/run.h"
+
+namespace uopc {
+namespace {
+
+using testing::parse;
+
+TEST(Print, CanonicalText) {
+  Program p = parse(
+      "%0 = buffer 6 : dtype=i32 slot=2\n%1 = reshape %0, (2, 3)\n%2 = pad %1 pads=[0 1 1 0] value=-3\n"
+      "%3 = add %2 1\n%4 = reduce %3 op=min pop=1\n%f = stack 1 -0.0 inf nan 1e10 0.1\n"
+      "%ok = assert %f %f\n");
+  EXPECT_EQ(print_program(p),
+            "%0 = buffer 6 dtype=i32 slot=2\n"
+            "%1 = reshape %0 shape=[2 3]\n"
+            "%2 = pad %1 pads=[0 1 1 0] value=-3\n"
+            "%t0 = expand 1 shape=[3 4]\n"
+            "%3 = add %2 %t0\n"
+            "%f = stack 1.0 -0.0 inf nan 1e+10 0.1\n"
+            "%4 = reduce %3 op=min pop=1\n"
+            "%ok = assert %f %f\n");
+}
+
+// An output whose node another statement also uses keeps its name and its place.
+TEST(Print, DuplicateStatementsKeepTheirOutputs) {
+  Program p = parse("%x = stack 1 2\n%a = neg %x\n%b = neg %x\n%c = add %b 1\n");
+  Program q = parse(print_program(p));
+  EXPECT_TRUE(same_graph(p, q)) << print_program(p);
+  ASSERT_EQ(q.outputs().size(), 2u);
+  EXPECT_EQ(q.outputs()[0]->name, "%a");
+  EXPECT_EQ(q.outputs()[1]->name, "%c");
+}
+
+TEST(Print, EveryCaseRoundTrips) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(UOPC_CASES_DIR)) {
+    std::string path = entry.path().string();
+    if (entry.path().filename().string().rfind("err_", 0) == 0) continue;
+    Program p = parse_program(testing::read_file(path), path);
+    std::string text = print_program(p);
+    EXPECT_TRUE(same_graph(parse(text), p)) << path << "\n" << text;
+    EXPECT_EQ(print_program(parse(text)), text) << path;  // printing is a fixpoint
+    ++count;
+  }
+  EXPECT_GT(count, 10);
+}
+
+RC_GTEST_PROP(Print, ParsePrintIsIdentity, ()) {
+  Program p = testing::random_program();
+  std::string text = print_program(p);
+  RC_LOG() << text;
+  Program q = parse_program(text, "printed.uir");
+  RC_ASSERT(same_graph(p, q));
+}
+
+}  // namespace
+}  // namespace uopc

@@ -1,0 +1,60 @@
+// The interned node: structural equality is pointer equality, and dropping a graph frees it.
+#include <gtest/gtest.h>
+
+#include "ir/build.h"
+#include "ir/parse.h"
+
+namespace uopc {
+namespace {
+
+TEST(UOp, EqualStructureIsOneNode) {
+  UOpRef a = buffer(12, DType::F32, 0);
+  UOpRef b = buffer(12, DType::F32, 0);
+  EXPECT_EQ(a.get(), b.get());
+  EXPECT_EQ(reshape(a, {3, 4}).get(), reshape(b, {3, -1}).get());
+  EXPECT_NE(reshape(a, {3, 4}).get(), reshape(a, {4, 3}).get());
+  EXPECT_NE(buffer(12, DType::F32, 1).get(), a.get());
+  EXPECT_NE(buffer(12, DType::I32, 0).get(), a.get());
+}
+
+TEST(UOp, LiteralsCompareByBits) {
+  EXPECT_EQ(literal(Scalar::of_f32(1.5f)).get(), literal(Scalar::of_f32(1.5f)).get());
+  EXPECT_NE(literal(Scalar::of_f32(0.0f)).get(), literal(Scalar::of_f32(-0.0f)).get());
+  EXPECT_NE(literal(Scalar::of_i32(1)).get(), literal(Scalar::of_f32(1.0f)).get());
+}
+
+TEST(UOp, DroppingAGraphFreesItsNodes) {
+  size_t before = live_uop_count();
+  {
+    Program p = parse_program(
+        "%a = buffer 64 dtype=i32 slot=7\n%b = reshape %a shape=[8 8]\n"
+        "%c = permute %b order=[1 0]\n%d = add %c 12345\n%e = reduce %d op=max\n",
+        "t.uir");
+    EXPECT_GT(live_uop_count(), before + 5);
+  }
+  EXPECT_EQ(live_uop_count(), before);
+}
+
+TEST(UOp, ManyGraphsDoNotGrowTheTable) {
+  size_t before = live_uop_count();
+  for (int i = 0; i < 1000; ++i) {
+    UOpRef x = buffer(i + 1, DType::F32, 3);
+    UOpRef y = alu(Op::Add, broadcast({x, literal(Scalar::of_f32(static_cast<float>(i)))}));
+    EXPECT_EQ(y->shape, Shape{i + 1});
+  }
+  EXPECT_EQ(live_uop_count(), before);
+}
+
+TEST(UOp, DeepChainsAreFreedWithoutRecursion) {
+  size_t before = live_uop_count();
+  {
+    UOpRef x = buffer(4, DType::I32, 0);
+    UOpRef one = literal(Scalar::of_i32(1));
+    UOpRef ones = expand(one, {4});
+    for (int i = 0; i < 1000000; ++i) x = alu(Op::Add, {x, ones});
+  }  // a recursive destructor would overflow the stack here
+  EXPECT_EQ(live_uop_count(), before);
+}
+
+}  // namespace
+}  // namespace uopc
