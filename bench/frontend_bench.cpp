@@ -15,10 +15,18 @@ std::string chain_program(int n) {
   for (int i = 1; i < n; ++i) {
     std::string prev = "%v" + std::to_string(i - 1), name = "%v" + std::to_string(i);
     switch (i % 4) {
-      case 0: text += name + " = add " + prev + " 1.5\n"; break;
-      case 1: text += name + " = reshape " + prev + ops[0] + "\n"; break;
-      case 2: text += name + " = permute " + prev + " order=[1 0]\n"; break;
-      default: text += name + " = reshape " + prev + ops[1] + "\n"; break;
+      case 0:
+        text += name + " = add " + prev + " 1.5\n";
+        break;
+      case 1:
+        text += name + " = reshape " + prev + ops[0] + "\n";
+        break;
+      case 2:
+        text += name + " = permute " + prev + " order=[1 0]\n";
+        break;
+      default:
+        text += name + " = reshape " + prev + ops[1] + "\n";
+        break;
     }
   }
   return text;

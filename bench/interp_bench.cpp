@@ -31,7 +31,8 @@ void BM_BaselineLoops(benchmark::State& state) {
   for (auto _ : state) {
     std::vector<float> x(static_cast<size_t>(kN) * kN);
     for (size_t i = 0; i < x.size(); ++i)
-      x[i] = static_cast<float>(static_cast<int32_t>((37 * static_cast<int64_t>(i)) % 23 - 11)) / 4.0f;
+      x[i] =
+          static_cast<float>(static_cast<int32_t>((37 * static_cast<int64_t>(i)) % 23 - 11)) / 4.0f;
     const int rows = kN + 2, cols = kN + 4;
     std::vector<float> acc(cols, -0.0f);
     for (int i = 0; i < rows; ++i)

@@ -25,7 +25,8 @@ int run_check(const std::string& path) {
   Program p = load_program(path);
   for (const Statement& s : p.statements) {
     const UOp& n = *s.node;
-    std::string type = s.is_assert() ? type_of(*n.src[0]) + " == " + type_of(*n.src[1]) : type_of(n);
+    std::string type =
+        s.is_assert() ? type_of(*n.src[0]) + " == " + type_of(*n.src[1]) : type_of(n);
     std::printf("%s = %s : %s\n", s.name.c_str(), std::string(op_name(n.op)).c_str(), type.c_str());
   }
   std::printf("ok: %zu statements, %zu outputs, %zu asserts\n", p.statements.size(),
@@ -68,7 +69,8 @@ std::pair<int64_t, std::string> parse_input_flag(const std::string& flag) {
 void write_outputs(const InterpResult& r, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw UserError(Location{dir, 0, 0}, "cannot create the output directory: " + ec.message());
+  if (ec)
+    throw UserError(Location{dir, 0, 0}, "cannot create the output directory: " + ec.message());
   for (const auto& [s, t] : r.outputs) write_npy(dir + "/" + s->name.substr(1) + ".npy", t);
 }
 

@@ -19,7 +19,8 @@ std::string read_source(const std::string& path) {
     return text.str();
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(Location{path, 0, 0}, std::string("cannot read: ") + std::strerror(errno));
+  if (!in)
+    throw UserError(Location{path, 0, 0}, std::string("cannot read: ") + std::strerror(errno));
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 

@@ -25,9 +25,12 @@ std::vector<int64_t> scalars(const Values& v, const std::vector<UOpRef>& src, si
 
 Tensor literal_tensor(Scalar s) {
   switch (s.dtype) {
-    case DType::Bool: return make_tensor(Array<bool>(s.as_bool()));
-    case DType::I32: return make_tensor(Array<int32_t>(s.as_i32()));
-    case DType::F32: return make_tensor(Array<float>(s.as_f32()));
+    case DType::Bool:
+      return make_tensor(Array<bool>(s.as_bool()));
+    case DType::I32:
+      return make_tensor(Array<int32_t>(s.as_i32()));
+    case DType::F32:
+      return make_tensor(Array<float>(s.as_f32()));
   }
   return {};
 }
@@ -43,34 +46,49 @@ class Evaluator {
     if (in.dtype() != n.dtype || in.size() != n.shape[0])
       throw UserError(Location{it->second.source, 0, 0},
                       "input for slot " + std::to_string(n.slot()) + " holds " + type_string(in) +
-                          ", but the program reads it as buffer " + std::string(dtype_name(n.dtype)) +
-                          shape_str(n.shape));
+                          ", but the program reads it as buffer " +
+                          std::string(dtype_name(n.dtype)) + shape_str(n.shape));
     return interp::eval_reshape(in, n.shape);
   }
 
   Tensor eval(const UOp& n, const Values& v) {
     auto arg = [&](size_t i) -> const Tensor& { return v.at(n.src[i].get()); };
     switch (n.op) {
-      case Op::Buffer: return buffer(n);
-      case Op::Const: return literal_tensor(n.value);
+      case Op::Buffer:
+        return buffer(n);
+      case Op::Const:
+        return literal_tensor(n.value);
       case Op::Stack: {
         std::vector<const Tensor*> parts;
         for (const UOpRef& s : n.src) parts.push_back(&v.at(s.get()));
         return interp::eval_stack(parts);
       }
-      case Op::Index: return interp::eval_index(arg(0), scalars(v, n.src, 1));
-      case Op::Stage: return arg(0);
-      case Op::Reshape: return interp::eval_reshape(arg(0), n.shape);
-      case Op::Permute: return interp::eval_permute(arg(0), n.arg);
-      case Op::Expand: return interp::eval_expand(arg(0), n.shape);
-      case Op::Shrink: return interp::eval_shrink(arg(0), scalars(v, n.src, 1), n.shape);
-      case Op::Pad: return interp::eval_pad(arg(0), n.arg, n.value);
-      case Op::Flip: return interp::eval_flip(arg(0), n.arg);
-      case Op::Reduce: return interp::eval_reduce(arg(0), n.reduce_op(), n.pop());
-      case Op::Cast: return interp::eval_cast(arg(0), n.dtype);
-      case Op::Where: return interp::eval_where(arg(0), arg(1), arg(2));
-      case Op::Assert: throw std::logic_error("interp: assert evaluated as a value");
-      default: break;
+      case Op::Index:
+        return interp::eval_index(arg(0), scalars(v, n.src, 1));
+      case Op::Stage:
+        return arg(0);
+      case Op::Reshape:
+        return interp::eval_reshape(arg(0), n.shape);
+      case Op::Permute:
+        return interp::eval_permute(arg(0), n.arg);
+      case Op::Expand:
+        return interp::eval_expand(arg(0), n.shape);
+      case Op::Shrink:
+        return interp::eval_shrink(arg(0), scalars(v, n.src, 1), n.shape);
+      case Op::Pad:
+        return interp::eval_pad(arg(0), n.arg, n.value);
+      case Op::Flip:
+        return interp::eval_flip(arg(0), n.arg);
+      case Op::Reduce:
+        return interp::eval_reduce(arg(0), n.reduce_op(), n.pop());
+      case Op::Cast:
+        return interp::eval_cast(arg(0), n.dtype);
+      case Op::Where:
+        return interp::eval_where(arg(0), arg(1), arg(2));
+      case Op::Assert:
+        throw std::logic_error("interp: assert evaluated as a value");
+      default:
+        break;
     }
     if (op_kind(n.op) == OpKind::Unary) return interp::eval_unary(n.op, arg(0));
     return interp::eval_binary(n.op, arg(0), arg(1));
@@ -81,8 +99,8 @@ class Evaluator {
     const Tensor& b = v.at(n.src[1].get());
     int64_t at = first_difference(a, b);
     if (at < 0) return {};
-    return "first difference at " + index_string(a.shape(), at) + ": " +
-           format_element(a.at(at)) + " vs " + format_element(b.at(at));
+    return "first difference at " + index_string(a.shape(), at) + ": " + format_element(a.at(at)) +
+           " vs " + format_element(b.at(at));
   }
 
  private:
@@ -101,8 +119,9 @@ void check_sizes(const Program& p, int64_t limit) {
       if (!seen.insert(n).second) continue;
       if (n->numel() > limit)
         throw UserError(Location{p.file, s.line, 0},
-                        s.name + ": " + (n == s.node.get() ? "this value" : "a value it broadcasts to") +
-                            ", " + std::string(dtype_name(n->dtype)) + shape_str(n->shape) + ", has " +
+                        s.name + ": " +
+                            (n == s.node.get() ? "this value" : "a value it broadcasts to") + ", " +
+                            std::string(dtype_name(n->dtype)) + shape_str(n->shape) + ", has " +
                             std::to_string(n->numel()) + " elements, more than the limit of " +
                             std::to_string(limit) + "; raise it with --max-elements N");
       for (const UOpRef& src : n->src) work.push_back(src.get());
@@ -126,8 +145,10 @@ InterpResult interpret(const Program& p, const InterpOptions& options) {
   Values values;
   std::unordered_map<const UOp*, std::string> checks;
   for (const UOp* n : order) {
-    if (n->op == Op::Assert) checks.emplace(n, ev.check(*n, values));
-    else values.emplace(n, ev.eval(*n, values));
+    if (n->op == Op::Assert)
+      checks.emplace(n, ev.check(*n, values));
+    else
+      values.emplace(n, ev.eval(*n, values));
     for (const UOpRef& s : n->src)
       if (--users[s.get()] == 0 && !keep.count(s.get())) values.erase(s.get());
   }

@@ -34,7 +34,7 @@ struct AssertFailure {
 
 struct InterpResult {
   std::vector<std::pair<const Statement*, Tensor>> outputs;  // in file order
-  std::vector<AssertFailure> failures;                      // in file order
+  std::vector<AssertFailure> failures;                       // in file order
 };
 
 InterpResult interpret(const Program& p, const InterpOptions& options);

@@ -13,7 +13,9 @@ namespace {
 
 using Dims = std::vector<size_t>;
 
-Dims dims(const std::vector<int64_t>& v) { return Dims(v.begin(), v.end()); }
+Dims dims(const std::vector<int64_t>& v) {
+  return Dims(v.begin(), v.end());
+}
 
 // Applies `f` to the typed array inside `x` and wraps the result back into a Tensor.
 template <class F>
@@ -24,9 +26,12 @@ Tensor visit_typed(const Tensor& x, F&& f) {
 template <class T>
 T fold_step(Op fold, T acc, T v) {
   switch (fold) {
-    case Op::Max: return sem::max(acc, v);
-    case Op::Min: return sem::min(acc, v);
-    default: break;
+    case Op::Max:
+      return sem::max(acc, v);
+    case Op::Min:
+      return sem::min(acc, v);
+    default:
+      break;
   }
   if constexpr (std::is_same_v<T, bool>) {
     return acc;  // add and mul on bool are type errors
@@ -40,9 +45,12 @@ T identity_of(Op fold) {
   Scalar s = reduce_identity(fold, std::is_same_v<T, bool>    ? DType::Bool
                                    : std::is_same_v<T, float> ? DType::F32
                                                               : DType::I32);
-  if constexpr (std::is_same_v<T, bool>) return s.as_bool();
-  else if constexpr (std::is_same_v<T, float>) return s.as_f32();
-  else return s.as_i32();
+  if constexpr (std::is_same_v<T, bool>)
+    return s.as_bool();
+  else if constexpr (std::is_same_v<T, float>)
+    return s.as_f32();
+  else
+    return s.as_i32();
 }
 
 }  // namespace
@@ -97,9 +105,12 @@ Tensor eval_pad(const Tensor& x, const std::vector<int64_t>& pads, Scalar value)
     using A = std::decay_t<decltype(a)>;
     using T = typename A::value_type;
     T fill;
-    if constexpr (std::is_same_v<T, bool>) fill = value.as_bool();
-    else if constexpr (std::is_same_v<T, float>) fill = value.as_f32();
-    else fill = value.as_i32();
+    if constexpr (std::is_same_v<T, bool>)
+      fill = value.as_bool();
+    else if constexpr (std::is_same_v<T, float>)
+      fill = value.as_f32();
+    else
+      fill = value.as_i32();
     if (a.dimension() == 0) return A(a);  // nothing to pad; xt::pad wants an axis
     return A(xt::pad(a, widths, xt::pad_mode::constant, fill));
   });

@@ -15,7 +15,8 @@ namespace {
 }
 
 // The value of 'key': ... in the header dict, up to the next ',' at depth 0 or the closing '}'.
-std::string header_field(const std::string& header, const std::string& key, const std::string& path) {
+std::string header_field(const std::string& header, const std::string& key,
+                         const std::string& path) {
   size_t at = header.find("'" + key + "'");
   if (at == std::string::npos) bad(path, "the header has no '" + key + "'");
   at = header.find(':', at);
@@ -35,7 +36,8 @@ std::string header_field(const std::string& header, const std::string& key, cons
 }
 
 Shape parse_shape(const std::string& text, const std::string& path) {
-  if (text.size() < 2 || text.front() != '(' || text.back() != ')') bad(path, "malformed shape " + text);
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')')
+    bad(path, "malformed shape " + text);
   Shape shape;
   size_t i = 1;
   while (i + 1 < text.size()) {
@@ -79,7 +81,8 @@ Tensor read_npy(const std::string& path, int64_t max_elements) {
     header_at = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) bad(path, "truncated header");
-    for (int k = 3; k >= 0; --k) header_len = header_len << 8 | static_cast<unsigned char>(bytes[8 + k]);
+    for (int k = 3; k >= 0; --k)
+      header_len = header_len << 8 | static_cast<unsigned char>(bytes[8 + k]);
     header_at = 12;
   } else {
     bad(path, "unsupported version " + std::to_string(major));

@@ -15,9 +15,12 @@ int64_t Tensor::size() const {
 
 Scalar Tensor::at(int64_t flat) const {
   switch (dtype()) {
-    case DType::Bool: return Scalar::of_bool(std::get<Array<bool>>(data).data()[flat]);
-    case DType::I32: return Scalar::of_i32(std::get<Array<int32_t>>(data).data()[flat]);
-    case DType::F32: return Scalar::of_f32(std::get<Array<float>>(data).data()[flat]);
+    case DType::Bool:
+      return Scalar::of_bool(std::get<Array<bool>>(data).data()[flat]);
+    case DType::I32:
+      return Scalar::of_i32(std::get<Array<int32_t>>(data).data()[flat]);
+    case DType::F32:
+      return Scalar::of_f32(std::get<Array<float>>(data).data()[flat]);
   }
   return {};
 }
@@ -47,7 +50,8 @@ Tensor default_input(DType dtype, int64_t n, int64_t slot) {
 
 namespace {
 
-void format_axis(const Tensor& t, const Shape& shape, size_t axis, int64_t& flat, std::string& out) {
+void format_axis(const Tensor& t, const Shape& shape, size_t axis, int64_t& flat,
+                 std::string& out) {
   if (axis == shape.size()) {
     out += format_element(t.at(flat++));
     return;

@@ -17,7 +17,9 @@ std::string type_str(const UOpRef& x) {
   return std::string(dtype_name(x->dtype)) + shape_str(x->shape);
 }
 
-std::string list_str(const std::vector<int64_t>& v) { return shape_str(v); }
+std::string list_str(const std::vector<int64_t>& v) {
+  return shape_str(v);
+}
 
 void check_shape(Op op, const Shape& shape) {
   if (shape.size() > static_cast<size_t>(kMaxRank))
@@ -44,9 +46,13 @@ const UOp* literal_of(const UOp* x) {
 Interval reduce_bounds(Op fold, Interval b, int64_t popped) {
   if (popped == 0) return Interval::point(reduce_identity(fold, DType::I32).as_i32());
   switch (fold) {
-    case Op::Add: return wrap_i32({b.lo * popped, b.hi * popped});
-    case Op::Max: case Op::Min: return b;
-    default: break;
+    case Op::Add:
+      return wrap_i32({b.lo * popped, b.hi * popped});
+    case Op::Max:
+    case Op::Min:
+      return b;
+    default:
+      break;
   }
   Interval acc = b;  // mul: widen one factor at a time until it stops changing
   for (int64_t k = 1; k < popped && k < 64; ++k) {
@@ -60,20 +66,29 @@ Interval reduce_bounds(Op fold, Interval b, int64_t popped) {
 Interval alu_bounds(Op op, const std::vector<UOpRef>& s) {
   auto b = [&](size_t i) { return s[i]->bounds; };
   switch (op) {
-    case Op::Neg: return interval_neg(b(0));
-    case Op::Add: return interval_add(b(0), b(1));
-    case Op::Sub: return interval_sub(b(0), b(1));
-    case Op::Mul: return interval_mul(b(0), b(1));
-    case Op::Max: return interval_max(b(0), b(1));
-    case Op::Min: return interval_min(b(0), b(1));
-    case Op::Where: return hull(b(1), b(2));
-    case Op::Idiv: case Op::Mod: {
+    case Op::Neg:
+      return interval_neg(b(0));
+    case Op::Add:
+      return interval_add(b(0), b(1));
+    case Op::Sub:
+      return interval_sub(b(0), b(1));
+    case Op::Mul:
+      return interval_mul(b(0), b(1));
+    case Op::Max:
+      return interval_max(b(0), b(1));
+    case Op::Min:
+      return interval_min(b(0), b(1));
+    case Op::Where:
+      return hull(b(1), b(2));
+    case Op::Idiv:
+    case Op::Mod: {
       const UOp* c = literal_of(s[1].get());
       if (!c || c->value.as_i32() <= 0) return Interval::full();
       return op == Op::Idiv ? interval_idiv(b(0), c->value.as_i32())
                             : interval_mod(b(0), c->value.as_i32());
     }
-    default: return Interval::full();
+    default:
+      return Interval::full();
   }
 }
 
@@ -83,28 +98,33 @@ Interval bounds_of(Op op, DType dtype, const std::vector<UOpRef>& src,
   if (dtype == DType::Bool) return {0, 1};
   if (dtype != DType::I32) return Interval::full();
   switch (op) {
-    case Op::Const: return Interval::point(value.as_i32());
-    case Op::Buffer: return Interval::full();
+    case Op::Const:
+      return Interval::point(value.as_i32());
+    case Op::Buffer:
+      return Interval::full();
     case Op::Stack: {
       Interval h = src[0]->bounds;
       for (const UOpRef& s : src) h = hull(h, s->bounds);
       return h;
     }
-    case Op::Pad: return hull(src[0]->bounds, Interval::point(value.as_i32()));
+    case Op::Pad:
+      return hull(src[0]->bounds, Interval::point(value.as_i32()));
     case Op::Reduce: {
       int64_t popped = 1;
       for (int k = 0; k < arg[1]; ++k) popped *= src[0]->shape[k];
       return reduce_bounds(static_cast<Op>(arg[0]), src[0]->bounds, popped);
     }
-    case Op::Cast: return src[0]->dtype == DType::F32 ? Interval::full() : src[0]->bounds;
-    default: break;
+    case Op::Cast:
+      return src[0]->dtype == DType::F32 ? Interval::full() : src[0]->bounds;
+    default:
+      break;
   }
   if (is_alu(op)) return alu_bounds(op, src);
   return src.empty() ? Interval::full() : src[0]->bounds;  // movement, index, stage
 }
 
-UOpRef make(Op op, DType dtype, Shape shape, std::vector<UOpRef> src,
-            std::vector<int64_t> arg = {}, Scalar value = {}) {
+UOpRef make(Op op, DType dtype, Shape shape, std::vector<UOpRef> src, std::vector<int64_t> arg = {},
+            Scalar value = {}) {
   check_shape(op, shape);
   Interval b = bounds_of(op, dtype, src, arg, value);
   return make_uop(op, dtype, std::move(shape), std::move(src), std::move(arg), value, b);
@@ -128,11 +148,14 @@ void check_proved(Op op, const UOpRef& v, const std::string& what, int64_t lo, i
 UOpRef buffer(int64_t n, DType dtype, int64_t slot) {
   if (n < 0) fail(Op::Buffer, "size " + std::to_string(n) + " is negative");
   if (n > kMaxElements) fail(Op::Buffer, "size " + std::to_string(n) + " exceeds 2^31 - 1");
-  if (slot < 0 || slot > INT32_MAX) fail(Op::Buffer, "slot " + std::to_string(slot) + " is out of range");
+  if (slot < 0 || slot > INT32_MAX)
+    fail(Op::Buffer, "slot " + std::to_string(slot) + " is out of range");
   return make(Op::Buffer, dtype, {n}, {}, {slot});
 }
 
-UOpRef literal(Scalar value) { return make(Op::Const, value.dtype, {}, {}, {}, value); }
+UOpRef literal(Scalar value) {
+  return make(Op::Const, value.dtype, {}, {}, {}, value);
+}
 
 UOpRef stack(const std::vector<UOpRef>& parts) {
   if (parts.empty()) fail(Op::Stack, "needs at least one operand");
@@ -142,8 +165,7 @@ UOpRef stack(const std::vector<UOpRef>& parts) {
                           " but operand 0 is " + type_str(parts[0]) +
                           " (all operands need one dtype and one shape)");
   }
-  if (parts.size() > static_cast<size_t>(kMaxElements))
-    fail(Op::Stack, "too many operands");
+  if (parts.size() > static_cast<size_t>(kMaxElements)) fail(Op::Stack, "too many operands");
   Shape shape{static_cast<int64_t>(parts.size())};
   shape.insert(shape.end(), parts[0]->shape.begin(), parts[0]->shape.end());
   return make(Op::Stack, parts[0]->dtype, shape, parts);
@@ -165,15 +187,16 @@ UOpRef reshape(const UOpRef& x, const Shape& requested) {
   Shape shape = requested;
   auto infer = std::find(shape.begin(), shape.end(), -1);
   if (infer != shape.end()) {
-    if (std::count(shape.begin(), shape.end(), -1) > 1) fail(Op::Reshape, "more than one -1 in " + shape_str(requested));
+    if (std::count(shape.begin(), shape.end(), -1) > 1)
+      fail(Op::Reshape, "more than one -1 in " + shape_str(requested));
     *infer = 1;
     int64_t rest = element_count(shape);
     if (rest <= 0)
       fail(Op::Reshape, "cannot infer the -1 in " + shape_str(requested) +
                             ": the other sizes multiply to " + (rest == 0 ? "0" : "too much"));
     if (x->numel() % rest != 0)
-      fail(Op::Reshape, "cannot reshape " + type_str(x) + " into " + shape_str(requested) +
-                            ": " + std::to_string(x->numel()) + " is not a multiple of " +
+      fail(Op::Reshape, "cannot reshape " + type_str(x) + " into " + shape_str(requested) + ": " +
+                            std::to_string(x->numel()) + " is not a multiple of " +
                             std::to_string(rest));
     *infer = x->numel() / rest;
   }
@@ -237,8 +260,8 @@ UOpRef shrink(const UOpRef& x, const std::vector<UOpRef>& offsets, const Shape& 
 UOpRef pad(const UOpRef& x, const std::vector<int64_t>& pads, Scalar value) {
   if (pads.size() != 2 * x->shape.size())
     fail(Op::Pad, "pads has " + std::to_string(pads.size()) + " entries; a rank-" +
-                      std::to_string(x->rank()) + " value needs " +
-                      std::to_string(2 * x->rank()) + " (left and right of each axis)");
+                      std::to_string(x->rank()) + " value needs " + std::to_string(2 * x->rank()) +
+                      " (left and right of each axis)");
   if (value.dtype != x->dtype)
     fail(Op::Pad, "value is " + std::string(dtype_name(value.dtype)) + " but x is " + type_str(x));
   Shape shape = x->shape;
@@ -246,7 +269,8 @@ UOpRef pad(const UOpRef& x, const std::vector<int64_t>& pads, Scalar value) {
     int64_t l = pads[2 * k], r = pads[2 * k + 1];
     if (l < 0 || r < 0) fail(Op::Pad, "negative padding in " + list_str(pads));
     if (l > kMaxElements || r > kMaxElements || shape[k] + l + r > kMaxElements)
-      fail(Op::Pad, "padding " + list_str(pads) + " makes axis " + std::to_string(k) + " too large");
+      fail(Op::Pad,
+           "padding " + list_str(pads) + " makes axis " + std::to_string(k) + " too large");
     shape[k] += l + r;
   }
   return make(Op::Pad, x->dtype, shape, {x}, pads, value);
@@ -279,7 +303,9 @@ UOpRef reduce(const UOpRef& x, Op fold, int64_t pop) {
   return make(Op::Reduce, x->dtype, shape, {x}, {static_cast<int64_t>(fold), pop});
 }
 
-UOpRef stage(const UOpRef& x) { return make(Op::Stage, x->dtype, x->shape, {x}); }
+UOpRef stage(const UOpRef& x) {
+  return make(Op::Stage, x->dtype, x->shape, {x});
+}
 
 UOpRef assert_equal(const UOpRef& x, const UOpRef& y) {
   if (x->dtype != y->dtype || x->shape != y->shape)
@@ -288,14 +314,19 @@ UOpRef assert_equal(const UOpRef& x, const UOpRef& y) {
   return make(Op::Assert, DType::Bool, {}, {x, y});
 }
 
-UOpRef cast(const UOpRef& x, DType dtype) { return make(Op::Cast, dtype, x->shape, {x}); }
+UOpRef cast(const UOpRef& x, DType dtype) {
+  return make(Op::Cast, dtype, x->shape, {x});
+}
 
-DType alu_result_dtype(Op op, DType operand) { return is_comparison(op) ? DType::Bool : operand; }
+DType alu_result_dtype(Op op, DType operand) {
+  return is_comparison(op) ? DType::Bool : operand;
+}
 
 UOpRef alu(Op op, const std::vector<UOpRef>& s) {
   if (!is_alu(op) || op == Op::Cast) fail(op, "is not an elementwise op");
   if (static_cast<int>(s.size()) != op_arity(op))
-    fail(op, "takes " + std::to_string(op_arity(op)) + " operands, got " + std::to_string(s.size()));
+    fail(op,
+         "takes " + std::to_string(op_arity(op)) + " operands, got " + std::to_string(s.size()));
   size_t first = op == Op::Where ? 1 : 0;
   if (op == Op::Where && s[0]->dtype != DType::Bool)
     fail(op, "the condition must be bool, not " + type_str(s[0]));
@@ -325,7 +356,8 @@ std::vector<UOpRef> broadcast(const std::vector<UOpRef>& operands) {
       if (d == o || d == 1) continue;
       if (o != 1) {
         std::string shapes;
-        for (const UOpRef& y : operands) shapes += (shapes.empty() ? "" : " and ") + shape_str(y->shape);
+        for (const UOpRef& y : operands)
+          shapes += (shapes.empty() ? "" : " and ") + shape_str(y->shape);
         throw TypeError("cannot broadcast shapes " + shapes);
       }
       o = d;

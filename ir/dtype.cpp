@@ -6,9 +6,12 @@ namespace uopc {
 
 std::string_view dtype_name(DType d) {
   switch (d) {
-    case DType::Bool: return "bool";
-    case DType::I32: return "i32";
-    case DType::F32: return "f32";
+    case DType::Bool:
+      return "bool";
+    case DType::I32:
+      return "i32";
+    case DType::F32:
+      return "f32";
   }
   return "?";
 }

@@ -14,7 +14,15 @@ enum class Op : unsigned char {
 #undef UOP
 };
 
-enum class OpKind : unsigned char { Source, Structure, Movement, Reduction, Unary, Binary, Ternary };
+enum class OpKind : unsigned char {
+  Source,
+  Structure,
+  Movement,
+  Reduction,
+  Unary,
+  Binary,
+  Ternary
+};
 
 inline constexpr int kOpCount = 0
 #define UOP(name, text, kind, dtypes, arity) +1
@@ -28,7 +36,7 @@ DTypeSet op_dtypes(Op op);  // dtypes its (value) operands may have
 int op_arity(Op op);        // -1 when the count varies
 std::optional<Op> parse_op(std::string_view text);
 
-bool is_alu(Op op);       // Unary, Binary or Ternary
+bool is_alu(Op op);  // Unary, Binary or Ternary
 bool is_movement(Op op);
 bool is_comparison(Op op);  // result is bool whatever the operand dtype
 // Whether swapping the operands keeps every result bit. f32 max/min are not: with

@@ -25,7 +25,9 @@ struct Token {
 bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::string describe_char(char c) {
   auto u = static_cast<unsigned char>(c);
@@ -66,7 +68,10 @@ class Lexer {
     size_t i = 0;
     while (i < line_.size()) {
       char c = line_[i];
-      if (c == ' ' || c == '\t') { ++i; continue; }
+      if (c == ' ' || c == '\t') {
+        ++i;
+        continue;
+      }
       if (c == '#') break;
       int col = static_cast<int>(i) + 1;
       size_t n = 0;
@@ -134,7 +139,7 @@ struct Operand {
 struct Attr {
   int col = 0;
   std::string_view key;
-  std::optional<Token> scalar;        // key=value
+  std::optional<Token> scalar;               // key=value
   std::optional<std::vector<int64_t>> list;  // key=[...]
   bool used = false;
 };
@@ -150,11 +155,11 @@ struct Syntax {
 };
 
 Literal parse_literal(const Token& tok, const Location& loc) {
-auto error = [&](int col, const std::string& msg) {
-  Location at = loc;
-  at.col = col;
-  throw UserError(at, msg);
-};
+  auto error = [&](int col, const std::string& msg) {
+    Location at = loc;
+    at.col = col;
+    throw UserError(at, msg);
+  };
   std::string_view s = tok.text;
   if (s == "true" || s == "false") return {Literal::Bool, 0, 0, s == "true"};
   if (s == "nan") return {Literal::Float, 0, std::numeric_limits<float>::quiet_NaN(), false};
@@ -181,12 +186,12 @@ auto error = [&](int col, const std::string& msg) {
   return {Literal::Float, 0, f, false};
 }
 
-
 inline constexpr int64_t kMaxInteger = int64_t{1} << 40;
 
 class StatementParser {
  public:
-  StatementParser(std::vector<Token> toks, Location loc) : t_(std::move(toks)), loc_(std::move(loc)) {}
+  StatementParser(std::vector<Token> toks, Location loc)
+      : t_(std::move(toks)), loc_(std::move(loc)) {}
 
   Syntax run() {
     Syntax s;
@@ -200,8 +205,17 @@ class StatementParser {
     bool attrs_only = false;
     while (pos_ < t_.size()) {
       const Token& tok = t_[pos_];
-      if (is_punct(tok, ',')) { s.book = true; ++pos_; continue; }
-      if (is_punct(tok, ':')) { s.book = true; attrs_only = true; ++pos_; continue; }
+      if (is_punct(tok, ',')) {
+        s.book = true;
+        ++pos_;
+        continue;
+      }
+      if (is_punct(tok, ':')) {
+        s.book = true;
+        attrs_only = true;
+        ++pos_;
+        continue;
+      }
       if (tok.kind == Tok::Word && pos_ + 1 < t_.size() && is_punct(t_[pos_ + 1], '=')) {
         s.attrs.push_back(attr());
         continue;
@@ -235,7 +249,8 @@ class StatementParser {
   }
 
   int64_t integer(const Token& tok) const {
-    if (tok.kind != Tok::Number) error(tok.col, "expected an integer, got '" + std::string(tok.text) + "'");
+    if (tok.kind != Tok::Number)
+      error(tok.col, "expected an integer, got '" + std::string(tok.text) + "'");
     int64_t v = 0;
     auto [ptr, ec] = std::from_chars(tok.text.data(), tok.text.data() + tok.text.size(), v);
     bool whole = ptr == tok.text.data() + tok.text.size();
@@ -305,7 +320,8 @@ class StatementParser {
         bool inner_first = true;
         while (!accept_punct(')')) {
           if (pos_ >= t_.size()) error(col_here(), "missing ')'");
-          if (!inner_first && !accept_punct(',')) error(col_here(), "expected ',' or ')' in a tuple");
+          if (!inner_first && !accept_punct(','))
+            error(col_here(), "expected ',' or ')' in a tuple");
           inner_first = false;
           if (accept_punct(')')) break;
           if (pos_ >= t_.size()) error(col_here(), "missing ')'");
@@ -358,7 +374,8 @@ class Builder {
       error(s.op_col, e.what());
     }
     for (const Attr& a : s.attrs)
-      if (!a.used) error(a.col, std::string(s.op) + " has no attribute '" + std::string(a.key) + "'");
+      if (!a.used)
+        error(a.col, std::string(s.op) + " has no attribute '" + std::string(a.key) + "'");
     for (size_t i : pending_uses_) p_.statements[i].used = true;
     pending_uses_.clear();
     names_.emplace(std::string(s.name), p_.statements.size());
@@ -392,7 +409,8 @@ class Builder {
   std::optional<std::vector<int64_t>> list_attr(std::string_view key) {
     Attr* a = find_attr(key);
     if (!a) return std::nullopt;
-    if (!a->list) error(a->col, std::string(key) + " takes a list, like " + std::string(key) + "=[1 2]");
+    if (!a->list)
+      error(a->col, std::string(key) + " takes a list, like " + std::string(key) + "=[1 2]");
     return a->list;
   }
   std::optional<int64_t> int_attr(std::string_view key) {
@@ -410,7 +428,8 @@ class Builder {
   std::optional<std::string_view> word_attr(std::string_view key) {
     Attr* a = find_attr(key);
     if (!a) return std::nullopt;
-    if (!a->scalar || a->scalar->kind != Tok::Word) error(a->col, std::string(key) + " takes a word");
+    if (!a->scalar || a->scalar->kind != Tok::Word)
+      error(a->col, std::string(key) + " takes a word");
     return a->scalar->text;
   }
   DType dtype_attr(DType fallback) {
@@ -424,8 +443,7 @@ class Builder {
 
   // ---- operands
   const Operand& operand_at(size_t i, const char* what) {
-    if (i >= s_->operands.size())
-      error(s_->op_col, op_text() + " is missing its " + what);
+    if (i >= s_->operands.size()) error(s_->op_col, op_text() + " is missing its " + what);
     return s_->operands[i];
   }
   void expect_operands(size_t n) {
@@ -449,8 +467,8 @@ class Builder {
     if (!o.lit) return named(o);
     const Literal& l = *o.lit;
     if (want && *want != natural_dtype(l) && !(l.kind == Literal::Int && *want == DType::F32))
-      error(o.col, std::string(dtype_name(natural_dtype(l))) + " literal " + std::string(o.text) + " where " +
-                       std::string(dtype_name(*want)) + " is expected");
+      error(o.col, std::string(dtype_name(natural_dtype(l))) + " literal " + std::string(o.text) +
+                       " where " + std::string(dtype_name(*want)) + " is expected");
     return literal(literal_value(l, want.value_or(natural_dtype(l))));
   }
   // The dtype literals take among `ops`: the first named operand's, else f32 if the op only
@@ -475,7 +493,8 @@ class Builder {
     return out;
   }
   UOpRef index_value(const Operand& o) {
-    if (o.lit && o.lit->kind != Literal::Int) error(o.col, "an offset or index must be an i32 integer");
+    if (o.lit && o.lit->kind != Literal::Int)
+      error(o.col, "an offset or index must be an i32 integer");
     return value(o, DType::I32);
   }
   // The positional tuple of a book-form statement, or the named list attribute.
@@ -510,25 +529,39 @@ class Builder {
   // ---- ops
   UOpRef build(Op op) {
     switch (op) {
-      case Op::Buffer: return build_buffer();
-      case Op::Stack: return stack(values(operand_range(0)));
-      case Op::Index: return build_index();
-      case Op::Reshape: return reshape(value(operand_at(0, "operand"), {}), list_arg("shape", 1));
-      case Op::Expand: return expand(value(operand_at(0, "operand"), {}), list_arg("shape", 1));
-      case Op::Permute: return permute(value(operand_at(0, "operand"), {}), list_arg("order", 1));
-      case Op::Flip: return flip(value(operand_at(0, "operand"), {}), list_arg("axes", 1));
-      case Op::Shrink: return build_shrink();
-      case Op::Pad: return build_pad();
-      case Op::Reduce: return build_reduce();
-      case Op::Stage: expect_operands(1); return stage(value(operand_at(0, "operand"), {}));
-      case Op::Assert: return build_assert();
+      case Op::Buffer:
+        return build_buffer();
+      case Op::Stack:
+        return stack(values(operand_range(0)));
+      case Op::Index:
+        return build_index();
+      case Op::Reshape:
+        return reshape(value(operand_at(0, "operand"), {}), list_arg("shape", 1));
+      case Op::Expand:
+        return expand(value(operand_at(0, "operand"), {}), list_arg("shape", 1));
+      case Op::Permute:
+        return permute(value(operand_at(0, "operand"), {}), list_arg("order", 1));
+      case Op::Flip:
+        return flip(value(operand_at(0, "operand"), {}), list_arg("axes", 1));
+      case Op::Shrink:
+        return build_shrink();
+      case Op::Pad:
+        return build_pad();
+      case Op::Reduce:
+        return build_reduce();
+      case Op::Stage:
+        expect_operands(1);
+        return stage(value(operand_at(0, "operand"), {}));
+      case Op::Assert:
+        return build_assert();
       case Op::Cast: {
         expect_operands(1);
         UOpRef x = value(operand_at(0, "operand"), {});
         if (!has_attr("dtype")) error(s_->op_col, "cast needs dtype=bool|i32|f32");
         return cast(x, dtype_attr(x->dtype));
       }
-      default: return build_alu(op);
+      default:
+        return build_alu(op);
     }
   }
 
@@ -563,7 +596,8 @@ class Builder {
       for (size_t k = 0; k + 1 < pairs->size(); k += 2) {
         int64_t b = (*pairs)[k], e = (*pairs)[k + 1];
         if (b > e || b < INT32_MIN || b > INT32_MAX)
-          error(s_->operands[1].col, "shrink window (" + std::to_string(b) + ", " + std::to_string(e) + ") is not a range");
+          error(s_->operands[1].col, "shrink window (" + std::to_string(b) + ", " +
+                                         std::to_string(e) + ") is not a range");
         offsets.push_back(literal(Scalar::of_i32(static_cast<int32_t>(b))));
         shape.push_back(e - b);
       }
@@ -606,7 +640,8 @@ class Builder {
     if (!fold_name) error(s_->op_col, "reduce needs op=add|mul|max|min");
     std::optional<Op> fold = parse_op(*fold_name);
     if (!fold || !is_reduce_op(*fold))
-      error(find_attr("op")->col, "reduce op must be add, mul, max or min, not '" + std::string(*fold_name) + "'");
+      error(find_attr("op")->col,
+            "reduce op must be add, mul, max or min, not '" + std::string(*fold_name) + "'");
     int64_t pop = int_attr("pop").value_or(1);
     if (s_->book && pop >= 0 && pop <= x->rank()) {
       // The book folds the trailing axes: move them to the front first.

@@ -8,7 +8,9 @@
 namespace uopc {
 
 namespace detail {
-inline std::string int_list(const std::vector<int64_t>& v) { return shape_str(v); }
+inline std::string int_list(const std::vector<int64_t>& v) {
+  return shape_str(v);
+}
 }  // namespace detail
 
 template <class NameOf>
@@ -28,11 +30,17 @@ std::string print_op(const UOp& n, NameOf&& name_of) {
   }
   for (const UOpRef& s : n.src) out += " " + operand(s);
   switch (n.op) {
-    case Op::Reshape: case Op::Expand: case Op::Shrink:
+    case Op::Reshape:
+    case Op::Expand:
+    case Op::Shrink:
       out += " shape=" + shape_str(n.shape);
       break;
-    case Op::Permute: out += " order=" + detail::int_list(n.arg); break;
-    case Op::Flip: out += " axes=" + detail::int_list(n.arg); break;
+    case Op::Permute:
+      out += " order=" + detail::int_list(n.arg);
+      break;
+    case Op::Flip:
+      out += " axes=" + detail::int_list(n.arg);
+      break;
     case Op::Pad:
       out += " pads=" + detail::int_list(n.arg);
       if (!(n.value == Scalar::zero(n.dtype))) out += " value=" + format_literal(n.value);
@@ -40,8 +48,11 @@ std::string print_op(const UOp& n, NameOf&& name_of) {
     case Op::Reduce:
       out += " op=" + std::string(op_name(n.reduce_op())) + " pop=" + std::to_string(n.pop());
       break;
-    case Op::Cast: out += " dtype=" + std::string(dtype_name(n.dtype)); break;
-    default: break;
+    case Op::Cast:
+      out += " dtype=" + std::string(dtype_name(n.dtype));
+      break;
+    default:
+      break;
   }
   return out;
 }

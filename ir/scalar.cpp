@@ -9,8 +9,12 @@
 
 namespace uopc {
 
-Scalar Scalar::of_f32(float v) { return {DType::F32, std::bit_cast<uint32_t>(v)}; }
-float Scalar::as_f32() const { return std::bit_cast<float>(bits); }
+Scalar Scalar::of_f32(float v) {
+  return {DType::F32, std::bit_cast<uint32_t>(v)};
+}
+float Scalar::as_f32() const {
+  return std::bit_cast<float>(bits);
+}
 
 std::string format_f32(float v) {
   if (std::isnan(v)) return "nan";
@@ -22,9 +26,12 @@ std::string format_f32(float v) {
 
 std::string format_element(const Scalar& s) {
   switch (s.dtype) {
-    case DType::Bool: return s.as_bool() ? "true" : "false";
-    case DType::I32: return std::to_string(s.as_i32());
-    case DType::F32: return format_f32(s.as_f32());
+    case DType::Bool:
+      return s.as_bool() ? "true" : "false";
+    case DType::I32:
+      return std::to_string(s.as_i32());
+    case DType::F32:
+      return format_f32(s.as_f32());
   }
   return "?";
 }

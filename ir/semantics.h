@@ -15,19 +15,41 @@ namespace uopc::sem {
 inline constexpr int32_t kI32Min = std::numeric_limits<int32_t>::min();
 inline constexpr int32_t kI32Max = std::numeric_limits<int32_t>::max();
 
-inline int32_t wrap(uint32_t v) { return static_cast<int32_t>(v); }
-inline uint32_t u(int32_t v) { return static_cast<uint32_t>(v); }
+inline int32_t wrap(uint32_t v) {
+  return static_cast<int32_t>(v);
+}
+inline uint32_t u(int32_t v) {
+  return static_cast<uint32_t>(v);
+}
 
 // Arithmetic. i32 wraps modulo 2^32 through unsigned arithmetic.
-inline int32_t add(int32_t a, int32_t b) { return wrap(u(a) + u(b)); }
-inline float add(float a, float b) { return a + b; }
-inline int32_t sub(int32_t a, int32_t b) { return wrap(u(a) - u(b)); }
-inline float sub(float a, float b) { return a - b; }
-inline int32_t mul(int32_t a, int32_t b) { return wrap(u(a) * u(b)); }
-inline float mul(float a, float b) { return a * b; }
-inline float div(float a, float b) { return a / b; }
-inline int32_t neg(int32_t a) { return wrap(0u - u(a)); }
-inline float neg(float a) { return -a; }
+inline int32_t add(int32_t a, int32_t b) {
+  return wrap(u(a) + u(b));
+}
+inline float add(float a, float b) {
+  return a + b;
+}
+inline int32_t sub(int32_t a, int32_t b) {
+  return wrap(u(a) - u(b));
+}
+inline float sub(float a, float b) {
+  return a - b;
+}
+inline int32_t mul(int32_t a, int32_t b) {
+  return wrap(u(a) * u(b));
+}
+inline float mul(float a, float b) {
+  return a * b;
+}
+inline float div(float a, float b) {
+  return a / b;
+}
+inline int32_t neg(int32_t a) {
+  return wrap(0u - u(a));
+}
+inline float neg(float a) {
+  return -a;
+}
 
 // Floor division: rounds toward -inf. x idiv 0 = 0; INT32_MIN idiv -1 wraps to INT32_MIN.
 inline int32_t idiv(int32_t a, int32_t b) {
@@ -50,30 +72,64 @@ inline int32_t mod(int32_t a, int32_t b) {
 // max a b = a > b ? a : b and min a b = a < b ? a : b, literally, so NaN and -0 follow
 // from the comparison. For bool these are or / and.
 template <class T>
-T max(T a, T b) { return a > b ? a : b; }
+T max(T a, T b) {
+  return a > b ? a : b;
+}
 template <class T>
-T min(T a, T b) { return a < b ? a : b; }
+T min(T a, T b) {
+  return a < b ? a : b;
+}
 
 template <class T>
-bool cmplt(T a, T b) { return a < b; }
+bool cmplt(T a, T b) {
+  return a < b;
+}
 template <class T>
-bool cmpeq(T a, T b) { return a == b; }
+bool cmpeq(T a, T b) {
+  return a == b;
+}
 template <class T>
-bool cmpne(T a, T b) { return a != b; }
+bool cmpne(T a, T b) {
+  return a != b;
+}
 
-inline bool logic_and(bool a, bool b) { return a && b; }
-inline int32_t logic_and(int32_t a, int32_t b) { return a & b; }
-inline bool logic_or(bool a, bool b) { return a || b; }
-inline int32_t logic_or(int32_t a, int32_t b) { return a | b; }
-inline bool logic_xor(bool a, bool b) { return a != b; }
-inline int32_t logic_xor(int32_t a, int32_t b) { return a ^ b; }
-inline bool logic_not(bool a) { return !a; }
+inline bool logic_and(bool a, bool b) {
+  return a && b;
+}
+inline int32_t logic_and(int32_t a, int32_t b) {
+  return a & b;
+}
+inline bool logic_or(bool a, bool b) {
+  return a || b;
+}
+inline int32_t logic_or(int32_t a, int32_t b) {
+  return a | b;
+}
+inline bool logic_xor(bool a, bool b) {
+  return a != b;
+}
+inline int32_t logic_xor(int32_t a, int32_t b) {
+  return a ^ b;
+}
+inline bool logic_not(bool a) {
+  return !a;
+}
 
-inline float recip(float a) { return 1.0f / a; }
-inline float sqrt(float a) { return std::sqrt(a); }
-inline float exp2(float a) { return std::exp2(a); }
-inline float log2(float a) { return std::log2(a); }
-inline float sin(float a) { return std::sin(a); }
+inline float recip(float a) {
+  return 1.0f / a;
+}
+inline float sqrt(float a) {
+  return std::sqrt(a);
+}
+inline float exp2(float a) {
+  return std::exp2(a);
+}
+inline float log2(float a) {
+  return std::log2(a);
+}
+inline float sin(float a) {
+  return std::sin(a);
+}
 
 // Casts. f32 -> i32 truncates toward zero and saturates; NaN gives 0.
 inline int32_t f32_to_i32(float a) {
@@ -82,7 +138,11 @@ inline int32_t f32_to_i32(float a) {
   if (a <= -2147483648.0f) return kI32Min;
   return static_cast<int32_t>(a);
 }
-inline float i32_to_f32(int32_t a) { return static_cast<float>(a); }
-inline bool f32_to_bool(float a) { return a != 0.0f; }  // NaN != 0 holds, so NaN is true
+inline float i32_to_f32(int32_t a) {
+  return static_cast<float>(a);
+}
+inline bool f32_to_bool(float a) {
+  return a != 0.0f;
+}  // NaN != 0 holds, so NaN is true
 
 }  // namespace uopc::sem

@@ -6,7 +6,9 @@
 namespace uopc {
 namespace {
 
-size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
+size_t mix(size_t h, size_t v) {
+  return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
+}
 
 size_t hash_fields(const UOp& n) {
   size_t h = mix(static_cast<size_t>(n.op), static_cast<size_t>(n.dtype));
@@ -73,8 +75,8 @@ void release(const UOp* node) {
 
 }  // namespace
 
-UOpRef make_uop(Op op, DType dtype, Shape shape, std::vector<UOpRef> src,
-                std::vector<int64_t> arg, Scalar value, Interval bounds) {
+UOpRef make_uop(Op op, DType dtype, Shape shape, std::vector<UOpRef> src, std::vector<int64_t> arg,
+                Scalar value, Interval bounds) {
   auto node = std::make_unique<UOp>(
       UOp{op, dtype, std::move(shape), std::move(src), std::move(arg), value, bounds, 0});
   node->hash = hash_fields(*node);

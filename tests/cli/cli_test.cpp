@@ -33,7 +33,9 @@ TEST(Cli, BadProgramExitsTwoWithLocation) {
   std::string path = write_temp("bad.uir", "%a = stack 1 2\n%b = reshape %a shape=[3]\n");
   auto c = run_uopc("interp " + path);
   EXPECT_EQ(c.exit_code, 2);
-  EXPECT_EQ(c.err, path + ":2:6: error: reshape: cannot reshape i32[2] (2 elements) into [3] (3 elements)\n");
+  EXPECT_EQ(
+      c.err,
+      path + ":2:6: error: reshape: cannot reshape i32[2] (2 elements) into [3] (3 elements)\n");
   EXPECT_EQ(run_uopc("check " + path).exit_code, 2);
   EXPECT_EQ(run_uopc("dot " + path).exit_code, 2);
 }
@@ -57,7 +59,9 @@ TEST(Cli, MaxElements) {
   std::string text = "%b = expand 1 shape=[4096 4096]\n%c = reduce %b op=add pop=2\n";
   auto c = run_uopc("interp - --max-elements 1000", text);
   EXPECT_EQ(c.exit_code, 2);
-  EXPECT_NE(c.err.find("more than the limit of 1000; raise it with --max-elements N"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("more than the limit of 1000; raise it with --max-elements N"),
+            std::string::npos)
+      << c.err;
   c = run_uopc("interp -", text);
   EXPECT_EQ(c.exit_code, 0) << c.err;
   EXPECT_EQ(c.out, "%c i32[] = 16777216\n");
@@ -66,7 +70,8 @@ TEST(Cli, MaxElements) {
 TEST(Cli, InputAndOutputNpy) {
   std::string dir = ::testing::TempDir() + "/uopc-npy";
   std::filesystem::remove_all(dir);
-  std::string prog = write_temp("io.uir", "%a = buffer 3 dtype=i32 slot=0\n%b = neg %a\n%c = cmplt %a 0\n");
+  std::string prog =
+      write_temp("io.uir", "%a = buffer 3 dtype=i32 slot=0\n%b = neg %a\n%c = cmplt %a 0\n");
   auto c = run_uopc("interp " + prog + " --out " + dir);
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_EQ(c.out, "%b i32[3] = [11 -3 6]\n%c bool[3] = [true false true]\n");
@@ -79,7 +84,9 @@ TEST(Cli, InputAndOutputNpy) {
   // A bool file where the program reads i32.
   c = run_uopc("interp " + prog + " --input 0=" + dir + "/c.npy");
   EXPECT_EQ(c.exit_code, 2);
-  EXPECT_EQ(c.err, dir + "/c.npy: error: input for slot 0 holds bool[3], but the program reads it as buffer i32[3]\n");
+  EXPECT_EQ(c.err, dir +
+                       "/c.npy: error: input for slot 0 holds bool[3], but the program reads it as "
+                       "buffer i32[3]\n");
 }
 
 TEST(Cli, CheckPrintsTypes) {

@@ -9,7 +9,9 @@
 namespace uopc {
 namespace {
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "/" + name; }
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "/" + name;
+}
 
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
@@ -59,9 +61,11 @@ TEST(Npy, RefusesUnusableFiles) {
   const BadFile rows[] = {
       {"", "no .npy magic"},
       {"hello world, not numpy", "no .npy magic"},
-      {npy_header("<f8", "(2,)") + std::string(16, '\0'), "dtype '<f8'; uopc reads '<f4' (f32), '<i4' (i32) and '|b1' (bool)"},
+      {npy_header("<f8", "(2,)") + std::string(16, '\0'),
+       "dtype '<f8'; uopc reads '<f4' (f32), '<i4' (i32) and '|b1' (bool)"},
       {npy_header(">f4", "(2,)") + std::string(8, '\0'), "dtype '>f4'"},
-      {npy_header("<f4", "(2,)") + std::string(4, '\0'), "holds 4 data bytes, but shape [2] of '<f4' needs 8"},
+      {npy_header("<f4", "(2,)") + std::string(4, '\0'),
+       "holds 4 data bytes, but shape [2] of '<f4' needs 8"},
       {npy_header("<f4", "(2,)") + std::string(12, '\0'), "holds 12 data bytes"},
       {npy_header("<f4", "(2, 2)", true) + std::string(16, '\0'), "Fortran-ordered data"},
       {npy_header("<f4", "(100000000000,)"), "is too large"},
@@ -78,7 +82,8 @@ TEST(Npy, RefusesUnusableFiles) {
       ADD_FAILURE() << "accepted a file that should fail with: " << row.error;
     } catch (const UserError& e) {
       EXPECT_NE(std::string(e.what()).find(row.error), std::string::npos) << e.what();
-      EXPECT_EQ(std::string(e.what()).rfind(path + ": error: not a usable .npy file", 0), 0u) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind(path + ": error: not a usable .npy file", 0), 0u)
+          << e.what();
     }
   }
 }

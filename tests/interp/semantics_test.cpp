@@ -60,11 +60,12 @@ TEST(Semantics, Integers) {
 TEST(Semantics, DivModIdentity) {
   const int32_t values[] = {kI32Min, kI32Min + 1, -7, -2, -1, 0, 1, 2, 7, kI32Max - 1, kI32Max};
   for (int32_t a : values)
-    for (int32_t b : values)
-      EXPECT_EQ(add(mul(idiv(a, b), b), mod(a, b)), a) << a << " " << b;
+    for (int32_t b : values) EXPECT_EQ(add(mul(idiv(a, b), b), mod(a, b)), a) << a << " " << b;
 }
 
-uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+uint32_t bits(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
 
 struct FloatRow {
   const char* what;
@@ -92,8 +93,10 @@ TEST(Semantics, FloatsBitForBit) {
       {"i32 to f32 rounds to nearest even", i32_to_f32(16777217), 16777216.0f},
   };
   for (const FloatRow& r : rows) {
-    if (std::isnan(r.want)) EXPECT_TRUE(std::isnan(r.got)) << r.what;
-    else EXPECT_EQ(bits(r.got), bits(r.want)) << r.what << ": " << r.got;
+    if (std::isnan(r.want))
+      EXPECT_TRUE(std::isnan(r.got)) << r.what;
+    else
+      EXPECT_EQ(bits(r.got), bits(r.want)) << r.what << ": " << r.got;
   }
 }
 

@@ -32,25 +32,36 @@ TEST(Parse, SyntaxErrorsNameLineAndColumn) {
       {"%a = stack 1.2.3", "t.uir:1:12: error: malformed number '1.2....'"},
       {"%a = stack 1x", "t.uir:1:12: error: malformed number '1x...'"},
       {"%a = stack -", "t.uir:1:12: error: malformed number"},
-      {"%a = stack 2147483648", "t.uir:1:12: error: integer literal 2147483648 is outside the i32 range"},
-      {"%a = stack 99999999999999999999999", "t.uir:1:12: error: integer literal 99999999999999999999999 is outside the i32 range"},
+      {"%a = stack 2147483648",
+       "t.uir:1:12: error: integer literal 2147483648 is outside the i32 range"},
+      {"%a = stack 99999999999999999999999",
+       "t.uir:1:12: error: integer literal 99999999999999999999999 is outside the i32 range"},
       {"%a = stack 1e39", "t.uir:1:12: error: f32 literal 1e39 is out of range"},
-      {"%a = buffer 99999999999999999999", "t.uir:1:13: error: integer literal 99999999999999999999 is outside the i32 range"},
-      {"%a = stack 1 2\n%b = reshape %a shape=[99999999999999999999]", "t.uir:2:24: error: integer 99999999999999999999 is too large"},
+      {"%a = buffer 99999999999999999999",
+       "t.uir:1:13: error: integer literal 99999999999999999999 is outside the i32 range"},
+      {"%a = stack 1 2\n%b = reshape %a shape=[99999999999999999999]",
+       "t.uir:2:24: error: integer 99999999999999999999 is too large"},
       {"%a = stack 1 2\n%b = reshape %a shape=[2", "t.uir:2:25: error: missing ']' in shape=[...]"},
-      {"%a = stack 1 2\n%b = reshape %a shape=", "t.uir:2:23: error: expected a value after shape="},
-      {"%a = stack 1 2\n%b = reshape %a shape=[x]", "t.uir:2:24: error: expected an integer, got 'x'"},
+      {"%a = stack 1 2\n%b = reshape %a shape=",
+       "t.uir:2:23: error: expected a value after shape="},
+      {"%a = stack 1 2\n%b = reshape %a shape=[x]",
+       "t.uir:2:24: error: expected an integer, got 'x'"},
       {"%a = stack 1 2\n%b = reshape %a, (2", "t.uir:2:20: error: missing ')'"},
-      {"%a = stack 1 2\n%b = reshape %a, (2 2)", "t.uir:2:21: error: expected ',' or ')' in a tuple"},
-      {"%a = stack 1 2\n%b = reshape %a, ((2, 1), 2)", "t.uir:2:27: error: a tuple mixes integers and tuples"},
+      {"%a = stack 1 2\n%b = reshape %a, (2 2)",
+       "t.uir:2:21: error: expected ',' or ')' in a tuple"},
+      {"%a = stack 1 2\n%b = reshape %a, ((2, 1), 2)",
+       "t.uir:2:27: error: a tuple mixes integers and tuples"},
       {"%a = stack 1 2\n%b = reshape %a, ((2, 1))", "t.uir:2:18: error: shape takes a flat tuple"},
       {"%a = stack 1 2\n%b = reshape %a : 3", "t.uir:2:19: error: expected key=value after ':'"},
       {"%a = stack 1 2\n%b = reshape %a, (2,) shape=[2]", "t.uir:2:18: error: give shape once"},
-      {"%a = stack 1 2\n%b = shrink %a, (0, 2)", "t.uir:2:17: error: shrink takes a tuple of pairs, like ((0, 2), (1, 3))"},
-      {"%a = stack 1 2\n%b = shrink %a, ((0, 1, 2),)", "t.uir:2:17: error: shrink takes a tuple of pairs, like ((0, 2), (1, 3))"},
+      {"%a = stack 1 2\n%b = shrink %a, (0, 2)",
+       "t.uir:2:17: error: shrink takes a tuple of pairs, like ((0, 2), (1, 3))"},
+      {"%a = stack 1 2\n%b = shrink %a, ((0, 1, 2),)",
+       "t.uir:2:17: error: shrink takes a tuple of pairs, like ((0, 2), (1, 3))"},
       {"%a = stack 1 2\n%b = reduce %a op=3", "t.uir:2:16: error: op takes a word"},
       {"%a = stack 1 2\n%b = reduce %a op=add pop=x", "t.uir:2:23: error: pop takes an integer"},
-      {"%a = stack 1 2\n%b = reduce %a op=add pop=99999999999", "t.uir:2:23: error: pop=99999999999 is not an integer in range"},
+      {"%a = stack 1 2\n%b = reduce %a op=add pop=99999999999",
+       "t.uir:2:23: error: pop=99999999999 is not an integer in range"},
       {"%a = stack 1 2\n%b = neg %a (", "t.uir:2:14: error: missing ')'"},
       {"%a = stack 1 2\n%b = neg %a )", "t.uir:2:13: error: unexpected ')'"},
       {"%a = stack 1 2\n%b = neg %a 1", "t.uir:2:13: error: neg takes 1 operand, got 2"},
@@ -98,9 +109,11 @@ TEST(Parse, BookFormMatchesCanonical) {
       {"%0 = buffer 4\n%1 = cast %0 : dtype=i32", "%0 = buffer 4\n%1 = cast %0 dtype=i32"},
       // book reduce folds the trailing axes: a permute to the front, then a canonical reduce
       {"%0 = buffer 24\n%1 = reshape %0, (2, 3, 4)\n%2 = reduce %1 : op=add pop=1",
-       "%0 = buffer 24\n%1 = reshape %0 shape=[2 3 4]\n%p = permute %1 order=[2 0 1]\n%2 = reduce %p op=add pop=1"},
+       "%0 = buffer 24\n%1 = reshape %0 shape=[2 3 4]\n%p = permute %1 order=[2 0 1]\n%2 = reduce "
+       "%p op=add pop=1"},
       {"%0 = buffer 24\n%1 = reshape %0, (2, 3, 4)\n%2 = reduce %1 : op=max pop=2",
-       "%0 = buffer 24\n%1 = reshape %0 shape=[2 3 4]\n%p = permute %1 order=[1 2 0]\n%2 = reduce %p op=max pop=2"},
+       "%0 = buffer 24\n%1 = reshape %0 shape=[2 3 4]\n%p = permute %1 order=[1 2 0]\n%2 = reduce "
+       "%p op=max pop=2"},
   };
   for (const auto& [book, canonical] : rows) {
     EXPECT_TRUE(same_graph(parse(book), parse(canonical))) << book << "\nvs\n" << canonical;
@@ -136,8 +149,10 @@ RC_GTEST_PROP(Parse, MutatedProgramsNeverCrash, ()) {
   for (int i = 0; i < edits; ++i) {
     size_t at = *rc::gen::inRange<size_t>(0, text.size());
     char c = alphabet[*rc::gen::inRange<size_t>(0, alphabet.size())];
-    if (*rc::gen::arbitrary<bool>()) text.insert(text.begin() + at, c);
-    else if (at < text.size()) text[at] = c;
+    if (*rc::gen::arbitrary<bool>())
+      text.insert(text.begin() + at, c);
+    else if (at < text.size())
+      text[at] = c;
   }
   try {
     parse_program(text, "m.uir");

@@ -16,7 +16,8 @@ using testing::parse;
 
 TEST(Print, CanonicalText) {
   Program p = parse(
-      "%0 = buffer 6 : dtype=i32 slot=2\n%1 = reshape %0, (2, 3)\n%2 = pad %1 pads=[0 1 1 0] value=-3\n"
+      "%0 = buffer 6 : dtype=i32 slot=2\n%1 = reshape %0, (2, 3)\n%2 = pad %1 pads=[0 1 1 0] "
+      "value=-3\n"
       "%3 = add %2 1\n%4 = reduce %3 op=min pop=1\n%f = stack 1 -0.0 inf nan 1e10 0.1\n"
       "%ok = assert %f %f\n");
   EXPECT_EQ(print_program(p),

@@ -11,19 +11,25 @@
 namespace uopc::testing {
 namespace {
 
-int pick(int lo, int hi) { return *rc::gen::inRange(lo, hi + 1); }
+int pick(int lo, int hi) {
+  return *rc::gen::inRange(lo, hi + 1);
+}
 
-DType pick_dtype() { return static_cast<DType>(pick(0, 2)); }
+DType pick_dtype() {
+  return static_cast<DType>(pick(0, 2));
+}
 
 // Distinct values, so a test cannot mistake one element for another.
 Scalar value_for(DType d, int k) {
   static const float specials[] = {-0.0f, 0.5f, -1.25f, INFINITY, -INFINITY, NAN, 3.0e9f, 1e-40f};
   switch (d) {
-    case DType::Bool: return Scalar::of_bool(pick(0, 1));
+    case DType::Bool:
+      return Scalar::of_bool(pick(0, 1));
     case DType::I32:
       return Scalar::of_i32(pick(0, 9) == 0 ? INT32_MIN + k : k * 7 - 20);
     case DType::F32:
-      return Scalar::of_f32(pick(0, 4) == 0 ? specials[pick(0, 7)] : static_cast<float>(k) * 0.75f - 3.0f);
+      return Scalar::of_f32(pick(0, 4) == 0 ? specials[pick(0, 7)]
+                                            : static_cast<float>(k) * 0.75f - 3.0f);
   }
   return {};
 }
@@ -91,14 +97,17 @@ class Generator {
     if (pick(0, 7) == 0) return add(source());
     UOpRef x = operand();
     UOpRef y = transform(x);
-    if (y) add(y);
-    else uses_.clear();
+    if (y)
+      add(y);
+    else
+      uses_.clear();
   }
 
   UOpRef transform(const UOpRef& x) {
     int r = x->rank();
     switch (pick(0, 14)) {
-      case 0: return reshape(x, factor_shape(x->numel()));
+      case 0:
+        return reshape(x, factor_shape(x->numel()));
       case 1: {
         std::vector<int64_t> order(r);
         std::iota(order.begin(), order.end(), 0);
@@ -107,7 +116,8 @@ class Generator {
       }
       case 2: {
         Shape s = x->shape;
-        for (int64_t& d : s) if (d == 1) d = pick(0, 3);
+        for (int64_t& d : s)
+          if (d == 1) d = pick(0, 3);
         if (r == 0) s = Shape(pick(0, 2), 2);
         return element_count(s) <= kMaxNumel ? expand(x, s) : nullptr;
       }
@@ -129,7 +139,8 @@ class Generator {
       }
       case 5: {
         std::vector<int64_t> axes;
-        for (int k = 0; k < r; ++k) if (pick(0, 1)) axes.push_back(k);
+        for (int k = 0; k < r; ++k)
+          if (pick(0, 1)) axes.push_back(k);
         return flip(x, axes);
       }
       case 6: {
@@ -137,14 +148,18 @@ class Generator {
         if (x->dtype == DType::Bool && (fold == Op::Add || fold == Op::Mul)) fold = Op::Max;
         return reduce(x, fold, pick(0, r));
       }
-      case 7: return cast(x, pick_dtype());
-      case 8: return unary(x);
-      case 9: return binary(x);
+      case 7:
+        return cast(x, pick_dtype());
+      case 8:
+        return unary(x);
+      case 9:
+        return binary(x);
       case 10: {
         UOpRef c = alu(Op::Cmplt, broadcast({x, literal(value_for(x->dtype, 3))}));
         return alu(Op::Where, broadcast({c, x, literal(value_for(x->dtype, 5))}));
       }
-      case 11: return stage(x);
+      case 11:
+        return stage(x);
       case 12: {
         std::vector<UOpRef> idx;
         for (int k = 0; k < r && pick(0, 1); ++k) {
@@ -153,17 +168,22 @@ class Generator {
         }
         return index(x, idx);
       }
-      case 13: return assert_equal(x, x);
-      default: return stack({x, x});
+      case 13:
+        return assert_equal(x, x);
+      default:
+        return stack({x, x});
     }
   }
 
   UOpRef unary(const UOpRef& x) {
     switch (x->dtype) {
-      case DType::Bool: return alu(Op::Not, {x});
-      case DType::I32: return alu(Op::Neg, {x});
+      case DType::Bool:
+        return alu(Op::Not, {x});
+      case DType::I32:
+        return alu(Op::Neg, {x});
       case DType::F32: {
-        Op op = std::vector<Op>{Op::Neg, Op::Recip, Op::Sqrt, Op::Exp2, Op::Log2, Op::Sin}[pick(0, 5)];
+        Op op =
+            std::vector<Op>{Op::Neg, Op::Recip, Op::Sqrt, Op::Exp2, Op::Log2, Op::Sin}[pick(0, 5)];
         return alu(op, {x});
       }
     }
@@ -188,6 +208,8 @@ class Generator {
 
 }  // namespace
 
-Program random_program(int max_statements) { return Generator().run(max_statements); }
+Program random_program(int max_statements) {
+  return Generator().run(max_statements);
+}
 
 }  // namespace uopc::testing

@@ -2,18 +2,20 @@
 
 #include <sys/wait.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <unistd.h>
 
 #include "ir/error.h"
 #include "ir/parse.h"
 
 namespace uopc::testing {
 
-Program parse(const std::string& text) { return parse_program(text, "t.uir"); }
+Program parse(const std::string& text) {
+  return parse_program(text, "t.uir");
+}
 
 std::vector<std::string> interp_lines(const std::string& text) {
   Program p = parse(text);
@@ -44,7 +46,8 @@ Command run_uopc(const std::string& args, const std::string& input) {
   std::string dir = mkdtemp(dir_template);
   std::string in = dir + "/in", out = dir + "/out", err = dir + "/err";
   std::ofstream(in, std::ios::binary) << input;
-  std::string cmd = std::string(UOPC_BINARY_PATH) + " " + args + " <" + in + " >" + out + " 2>" + err;
+  std::string cmd =
+      std::string(UOPC_BINARY_PATH) + " " + args + " <" + in + " >" + out + " 2>" + err;
   int status = std::system(cmd.c_str());
   Command c;
   c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
