@@ -37,7 +37,7 @@ Tensor literal_tensor(Scalar s) {
 
 class Evaluator {
  public:
-  Evaluator(const Program& p, const InterpOptions& o) : p_(p), o_(o) {}
+  explicit Evaluator(const InterpOptions& o) : o_(o) {}
 
   Tensor buffer(const UOp& n) {
     auto it = o_.inputs.find(n.slot());
@@ -52,6 +52,9 @@ class Evaluator {
   }
 
   Tensor eval(const UOp& n, const Values& v) {
+    // xtensor's views compute offsets from the null data pointer of an empty array, which is
+    // undefined behaviour; an empty result needs no computing anyway.
+    if (n.numel() == 0 && n.op != Op::Buffer) return empty_tensor(n.dtype, n.shape);
     auto arg = [&](size_t i) -> const Tensor& { return v.at(n.src[i].get()); };
     switch (n.op) {
       case Op::Buffer:
@@ -104,7 +107,6 @@ class Evaluator {
   }
 
  private:
-  const Program& p_;
   const InterpOptions& o_;
 };
 
@@ -141,7 +143,7 @@ InterpResult interpret(const Program& p, const InterpOptions& options) {
   std::unordered_set<const UOp*> keep;
   for (const UOpRef& r : roots) keep.insert(r.get());
 
-  Evaluator ev(p, options);
+  Evaluator ev(options);
   Values values;
   std::unordered_map<const UOp*, std::string> checks;
   for (const UOp* n : order) {

@@ -25,6 +25,19 @@ Scalar Tensor::at(int64_t flat) const {
   return {};
 }
 
+Tensor empty_tensor(DType dtype, const Shape& shape) {
+  std::vector<size_t> dims(shape.begin(), shape.end());
+  switch (dtype) {
+    case DType::Bool:
+      return make_tensor(Array<bool>::from_shape(dims));
+    case DType::I32:
+      return make_tensor(Array<int32_t>::from_shape(dims));
+    case DType::F32:
+      return make_tensor(Array<float>::from_shape(dims));
+  }
+  return {};
+}
+
 Tensor default_input(DType dtype, int64_t n, int64_t slot) {
   auto v = [slot](int64_t i) { return static_cast<int32_t>((37 * i + 11 * slot) % 23 - 11); };
   std::vector<size_t> shape{static_cast<size_t>(n)};

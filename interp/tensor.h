@@ -31,6 +31,9 @@ Tensor make_tensor(Array<T> a) {
   return Tensor{std::move(a)};
 }
 
+// A tensor with no elements (some axis is 0).
+Tensor empty_tensor(DType dtype, const Shape& shape);
+
 // SPEC section 6's default input: element i of slot K is v = ((37*i + 11*K) mod 23) - 11, as
 // i32, v / 4 as f32, v > 0 as bool.
 Tensor default_input(DType dtype, int64_t n, int64_t slot);
