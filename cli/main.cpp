@@ -138,6 +138,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s\n", e.what());
     return uopc::cli::kBadInput;
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "uopc: out of memory (a smaller --max-elements refuses such values)\n");
+    return uopc::cli::kInternal;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "uopc: internal error: %s\n", e.what());
