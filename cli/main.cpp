@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/source.h"
+#include "compiler/engine.h"
 #include "interp/interp.h"
 #include "interp/npy.h"
 #include "ir/dot.h"
@@ -74,22 +75,90 @@ void write_outputs(const InterpResult& r, const std::string& dir) {
   for (const auto& [s, t] : r.outputs) write_npy(dir + "/" + s->name.substr(1) + ".npy", t);
 }
 
-int run_interp(const InterpArgs& a) {
-  Program p = load_program(a.path);
+struct RunArgs : InterpArgs {
+  std::string backend = "cc";
+};
+
+InterpOptions interp_options(const InterpArgs& a) {
   InterpOptions o;
   o.max_elements = a.max_elements;
   for (const std::string& flag : a.inputs) {
     auto [slot, file] = parse_input_flag(flag);
     o.inputs[slot] = Input{file, read_npy(file, a.max_elements)};
   }
-  InterpResult r = interpret(p, o);
+  return o;
+}
+
+std::unique_ptr<Backend> backend_named(const std::string& name) {
+  std::unique_ptr<Backend> b = make_backend(name);
+  if (!b) throw UserError("--backend takes cc or tcc, not '" + name + "'");
+  return b;
+}
+
+// Outputs, then failed asserts, as both `interp` and `run` print them.
+int report(const Program& p, const InterpResult& r, const std::string& out_dir) {
   for (const auto& [s, t] : r.outputs) std::printf("%s\n", format_output(s->name, t).c_str());
   std::fflush(stdout);
-  if (!a.out_dir.empty()) write_outputs(r, a.out_dir);
+  if (!out_dir.empty()) write_outputs(r, out_dir);
   for (const AssertFailure& f : r.failures)
     std::fprintf(stderr, "%s:%d: assert %s failed: %s\n", p.file.c_str(), f.statement->line,
                  f.statement->name.c_str(), f.detail.c_str());
   return r.failures.empty() ? kOk : kAssertFailed;
+}
+
+int run_interp(const InterpArgs& a) {
+  Program p = load_program(a.path);
+  return report(p, interpret(p, interp_options(a)), a.out_dir);
+}
+
+int run_run(const RunArgs& a) {
+  Program p = load_program(a.path);
+  InterpOptions o = interp_options(a);
+  std::unique_ptr<Backend> backend = backend_named(a.backend);
+  check_value_sizes(p, o.max_elements);
+  return report(p, run_compiled(p, compile_program(p), *backend, o), a.out_dir);
+}
+
+int run_lower(const std::string& path) {
+  std::fputs(lowered_text(compile_program(load_program(path))).c_str(), stdout);
+  return kOk;
+}
+
+int run_render(const std::string& path) {
+  std::fputs(compile_program(load_program(path)).source.c_str(), stdout);
+  return kOk;
+}
+
+// Compares every output and every assert's verdict between the two engines.
+int run_diff(const RunArgs& a) {
+  Program p = load_program(a.path);
+  InterpOptions o = interp_options(a);
+  std::unique_ptr<Backend> backend = backend_named(a.backend);
+  InterpResult want = interpret(p, o);
+  InterpResult got = run_compiled(p, compile_program(p), *backend, o);
+  int differences = 0;
+  for (size_t i = 0; i < want.outputs.size(); ++i) {
+    const auto& [s, t] = want.outputs[i];
+    std::string d = describe_difference(t, got.outputs[i].second);
+    if (d.empty()) continue;
+    ++differences;
+    std::printf("%s:%d: %s differs: %s (interp vs %s)\n", p.file.c_str(), s->line, s->name.c_str(),
+                d.c_str(), a.backend.c_str());
+  }
+  auto verdicts = [](const InterpResult& r) {
+    std::vector<std::pair<const Statement*, std::string>> v;
+    for (const AssertFailure& f : r.failures) v.emplace_back(f.statement, f.detail);
+    return v;
+  };
+  if (verdicts(want) != verdicts(got)) {
+    ++differences;
+    std::printf("%s: the engines disagree on the asserts (interp: %zu failed, %s: %zu failed)\n",
+                p.file.c_str(), want.failures.size(), a.backend.c_str(), got.failures.size());
+  }
+  if (differences) return kAssertFailed;
+  std::printf("agree: %zu outputs and %zu asserts, interp and %s, bit for bit\n",
+              want.outputs.size(), p.asserts().size(), a.backend.c_str());
+  return kOk;
 }
 
 int dispatch(int argc, char** argv) {
@@ -119,6 +188,29 @@ int dispatch(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   interp->callback([&] { code = run_interp(ia); });
 
+  RunArgs ra;
+  CLI::App* run = app.add_subcommand("run", "compile FILE to C, run it, print what interp prints");
+  CLI::App* diff = app.add_subcommand("diff", "run FILE on the interpreter and compiled; compare");
+  for (CLI::App* cmd : {run, diff}) {
+    cmd->add_option("FILE", ra.path, "program, or - for standard input")->required();
+    cmd->add_option("--input", ra.inputs, "SLOT=FILE.npy: data for buffer slot SLOT");
+    cmd->add_option("--max-elements", ra.max_elements, "refuse values larger than this")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--backend", ra.backend,
+                    "cc (the system C compiler) or tcc (libtcc in memory)");
+  }
+  run->add_option("--out", ra.out_dir, "also write each output as DIR/NAME.npy");
+  run->callback([&] { code = run_run(ra); });
+  diff->callback([&] { code = run_diff(ra); });
+
+  CLI::App* lower = app.add_subcommand("lower", "print FILE's kernels as loop programs");
+  lower->add_option("FILE", path, "program, or - for standard input")->required();
+  lower->callback([&] { code = run_lower(path); });
+
+  CLI::App* render = app.add_subcommand("render", "print the C source of FILE's kernels");
+  render->add_option("FILE", path, "program, or - for standard input")->required();
+  render->callback([&] { code = run_render(path); });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -138,6 +230,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s\n", e.what());
     return uopc::cli::kBadInput;
+  } catch (const uopc::ToolchainError& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "uopc: toolchain error: %s\n", e.what());
+    return uopc::cli::kInternal;
   } catch (const std::bad_alloc&) {
     std::fflush(stdout);
     std::fprintf(stderr, "uopc: out of memory (a smaller --max-elements refuses such values)\n");

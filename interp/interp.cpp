@@ -110,31 +110,10 @@ class Evaluator {
   const InterpOptions& o_;
 };
 
-// Refuses the first value over the limit, blaming the statement that introduced it.
-void check_sizes(const Program& p, int64_t limit) {
-  std::unordered_set<const UOp*> seen;
-  for (const Statement& s : p.statements) {
-    std::vector<const UOp*> work{s.node.get()};
-    while (!work.empty()) {
-      const UOp* n = work.back();
-      work.pop_back();
-      if (!seen.insert(n).second) continue;
-      if (n->numel() > limit)
-        throw UserError(Location{p.file, s.line, 0},
-                        s.name + ": " +
-                            (n == s.node.get() ? "this value" : "a value it broadcasts to") + ", " +
-                            std::string(dtype_name(n->dtype)) + shape_str(n->shape) + ", has " +
-                            std::to_string(n->numel()) + " elements, more than the limit of " +
-                            std::to_string(limit) + "; raise it with --max-elements N");
-      for (const UOpRef& src : n->src) work.push_back(src.get());
-    }
-  }
-}
-
 }  // namespace
 
 InterpResult interpret(const Program& p, const InterpOptions& options) {
-  check_sizes(p, options.max_elements);
+  check_value_sizes(p, options.max_elements);
   std::vector<UOpRef> roots = p.roots();
   std::vector<const UOp*> order = topo_order(roots);
   std::unordered_map<const UOp*, int64_t> users;

@@ -101,6 +101,13 @@ int64_t first_difference(const Tensor& a, const Tensor& b) {
   return -1;
 }
 
+std::string describe_difference(const Tensor& a, const Tensor& b) {
+  int64_t at = first_difference(a, b);
+  if (at < 0) return {};
+  return "first difference at " + index_string(a.shape(), at) + ": " + format_element(a.at(at)) +
+         " vs " + format_element(b.at(at));
+}
+
 std::string index_string(const Shape& shape, int64_t flat) {
   std::vector<int64_t> idx(shape.size());
   for (size_t k = shape.size(); k-- > 0;) {

@@ -48,6 +48,9 @@ std::string type_string(const Tensor& t);
 // index, or -1 when equal. Shapes and dtypes must match.
 int64_t first_difference(const Tensor& a, const Tensor& b);
 
+// "" when equal (as first_difference), else "first difference at [1 2]: 1.5 vs 2".
+std::string describe_difference(const Tensor& a, const Tensor& b);
+
 // "[1 2]": the multi-index of a flat position.
 std::string index_string(const Shape& shape, int64_t flat);
 

@@ -116,6 +116,12 @@ Interval bounds_of(Op op, DType dtype, const std::vector<UOpRef>& src,
     }
     case Op::Cast:
       return src[0]->dtype == DType::F32 ? Interval::full() : src[0]->bounds;
+    case Op::Range:
+      return {0, std::max<int64_t>(arg[0] - 1, 0)};
+    case Op::Load:
+    case Op::Param:
+    case Op::Alloc:
+      return Interval::full();
     default:
       break;
   }
@@ -144,6 +150,17 @@ void check_proved(Op op, const UOpRef& v, const std::string& what, int64_t lo, i
 }
 
 }  // namespace
+
+UOpRef with_sources(const UOp& n, std::vector<UOpRef> src) {
+  Interval b = bounds_of(n.op, n.dtype, src, n.arg, n.value);
+  return make_uop(n.op, n.dtype, n.shape, std::move(src), n.arg, n.value, b);
+}
+
+UOpRef loop_node(Op op, DType dtype, Shape shape, std::vector<UOpRef> src,
+                 std::vector<int64_t> arg) {
+  Interval b = bounds_of(op, dtype, src, arg, {});
+  return make_uop(op, dtype, std::move(shape), std::move(src), std::move(arg), {}, b);
+}
 
 UOpRef buffer(int64_t n, DType dtype, int64_t slot) {
   if (n < 0) fail(Op::Buffer, "size " + std::to_string(n) + " is negative");

@@ -32,6 +32,15 @@ UOpRef cast(const UOpRef& x, DType dtype);
 // Any Unary, Binary or Ternary op except cast; operands already of one shape.
 UOpRef alu(Op op, const std::vector<UOpRef>& operands);
 
+// `n` with other sources (of the same dtypes and shapes), its bounds recomputed. No type rule is
+// checked: rewrites use it to rebuild nodes they have already typed.
+UOpRef with_sources(const UOp& n, std::vector<UOpRef> src);
+
+// A node of the loop program (ops of kind Loop, and Index as an address), with its bounds.
+// Only compiler/ makes these; ir/loop.h has the typed helpers.
+UOpRef loop_node(Op op, DType dtype, Shape shape, std::vector<UOpRef> src,
+                 std::vector<int64_t> arg = {});
+
 // NumPy broadcasting made explicit: a rank-0 operand is expanded, a shorter one is first
 // reshaped with leading 1s; operands already of the result shape are returned as they are.
 std::vector<UOpRef> broadcast(const std::vector<UOpRef>& operands);

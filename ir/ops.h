@@ -21,7 +21,8 @@ enum class OpKind : unsigned char {
   Reduction,
   Unary,
   Binary,
-  Ternary
+  Ternary,
+  Loop,
 };
 
 inline constexpr int kOpCount = 0

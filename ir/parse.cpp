@@ -366,7 +366,8 @@ class Builder {
       error(s.name_col, std::string(s.name) + " is already defined on line " +
                             std::to_string(p_.statements[it->second].line));
     std::optional<Op> op = parse_op(s.op);
-    if (!op || *op == Op::Const) error(s.op_col, "unknown op '" + std::string(s.op) + "'");
+    if (!op || *op == Op::Const || op_kind(*op) == OpKind::Loop)
+      error(s.op_col, "unknown op '" + std::string(s.op) + "'");
     UOpRef node;
     try {
       node = build(*op);

@@ -38,4 +38,8 @@ bool same_graph(const Program& a, const Program& b);
 // 10^5 statements does not exhaust the stack.
 std::vector<const UOp*> topo_order(const std::vector<UOpRef>& roots);
 
+// Throws UserError for the first value (in statement order, including values the parser added
+// by broadcasting) with more than `limit` elements, naming the statement and --max-elements.
+void check_value_sizes(const Program& p, int64_t limit);
+
 }  // namespace uopc

@@ -93,6 +93,15 @@ UOpRef make_uop(Op op, DType dtype, Shape shape, std::vector<UOpRef> src, std::v
   return ref;
 }
 
+UOpRef shared_from(const UOp* node) {
+  Table& t = table();
+  std::lock_guard lock(t.mutex);
+  auto [first, last] = t.entries.equal_range(node->hash);
+  for (auto it = first; it != last; ++it)
+    if (it->second.node == node) return it->second.ref.lock();
+  return nullptr;
+}
+
 size_t live_uop_count() {
   Table& t = table();
   std::lock_guard lock(t.mutex);

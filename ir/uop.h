@@ -50,6 +50,9 @@ struct UOp {
 UOpRef make_uop(Op op, DType dtype, Shape shape, std::vector<UOpRef> src,
                 std::vector<int64_t> arg = {}, Scalar value = {}, Interval bounds = {});
 
+// A reference to a live node that one only has a pointer to.
+UOpRef shared_from(const UOp* node);
+
 // How many nodes are alive (in the intern table) right now.
 size_t live_uop_count();
 

@@ -1,0 +1,104 @@
+#include "compiler/engine.h"
+
+#include <cstring>
+
+#include "compiler/big_stack.h"
+#include "compiler/render_c.h"
+#include "ir/error.h"
+#include "ir/loop.h"
+
+namespace uopc {
+namespace {
+
+size_t element_size(DType d) {
+  return d == DType::Bool ? 1 : 4;
+}
+
+void* data_of(Tensor& t) {
+  return std::visit([](auto& a) -> void* { return a.data(); }, t.data);
+}
+
+// A buffer's contents as a tensor of `shape`.
+Tensor to_tensor(const std::vector<unsigned char>& bytes, DType dtype, const Shape& shape) {
+  Tensor t = empty_tensor(dtype, shape);
+  if (t.size() > 0)
+    std::memcpy(data_of(t), bytes.data(), static_cast<size_t>(t.size()) * element_size(dtype));
+  return t;
+}
+
+std::vector<unsigned char> input_bytes(const BufferSpec& b, const InterpOptions& o) {
+  int64_t slot = b.node->slot();
+  Tensor t;
+  auto it = o.inputs.find(slot);
+  if (it == o.inputs.end()) {
+    t = default_input(b.dtype, b.size, slot);
+  } else {
+    t = it->second.value;
+    if (t.dtype() != b.dtype || t.size() != b.size)
+      throw UserError(Location{it->second.source, 0, 0},
+                      "input for slot " + std::to_string(slot) + " holds " + type_string(t) +
+                          ", but the program reads it as buffer " +
+                          std::string(dtype_name(b.dtype)) + "[" + std::to_string(b.size) + "]");
+  }
+  std::vector<unsigned char> bytes(
+      std::max<size_t>(1, static_cast<size_t>(b.size) * element_size(b.dtype)));
+  if (b.size > 0)
+    std::memcpy(bytes.data(), data_of(t), static_cast<size_t>(b.size) * element_size(b.dtype));
+  return bytes;
+}
+
+}  // namespace
+
+CompiledProgram compile_program(const Program& p) {
+  return with_big_stack([&] {
+    CompiledProgram c{make_schedule(p), render_prelude()};
+    for (const KernelSpec& k : c.schedule.kernels) c.source += "\n" + render_kernel(k.name, k.sink);
+    return c;
+  });
+}
+
+std::string lowered_text(const CompiledProgram& c) {
+  return with_big_stack([&] {
+    std::string out;
+    for (const KernelSpec& k : c.schedule.kernels) {
+      out += "# " + k.name + ": " + std::string(dtype_name(k.root->dtype)) +
+             shape_str(k.root->shape) + " into buffer " + std::to_string(k.args[0]) + "\n";
+      out += print_loop_program(k.sink);
+    }
+    return out;
+  });
+}
+
+InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& backend,
+                          const InterpOptions& options) {
+  check_value_sizes(p, options.max_elements);
+  const Schedule& s = c.schedule;
+  std::vector<std::vector<unsigned char>> buffers;
+  for (const BufferSpec& b : s.buffers) {
+    if (b.input())
+      buffers.push_back(input_bytes(b, options));
+    else
+      buffers.emplace_back(
+          std::max<size_t>(1, static_cast<size_t>(b.size) * element_size(b.dtype)));
+  }
+  std::unique_ptr<Module> module = backend.compile(c.source);
+  for (const KernelSpec& k : s.kernels) {
+    std::vector<void*> args;
+    for (int b : k.args) args.push_back(buffers[static_cast<size_t>(b)].data());
+    module->get(k.name)(args.data());
+  }
+  auto value = [&](const UOp* n) {
+    int b = s.buffer_of.at(n);
+    return to_tensor(buffers[static_cast<size_t>(b)], n->dtype, n->shape);
+  };
+  InterpResult r;
+  for (const Statement* st : p.outputs()) r.outputs.emplace_back(st, value(st->node.get()));
+  for (const Statement* st : p.asserts()) {
+    std::string detail =
+        describe_difference(value(st->node->src[0].get()), value(st->node->src[1].get()));
+    if (!detail.empty()) r.failures.push_back({st, detail});
+  }
+  return r;
+}
+
+}  // namespace uopc

@@ -1,0 +1,30 @@
+// The compiled engine: a program lowered to C kernels, built by a backend, and run.
+//
+// compile_program schedules and lowers every kernel and renders one C translation unit;
+// run_compiled builds it, fills the input buffers (from --input files or SPEC's default data),
+// runs the kernels in order, and reads outputs and assert operands back, giving the same
+// InterpResult as the interpreter so the two print identically.
+#pragma once
+
+#include <string>
+
+#include "compiler/backend.h"
+#include "compiler/schedule.h"
+#include "interp/interp.h"
+
+namespace uopc {
+
+struct CompiledProgram {
+  Schedule schedule;
+  std::string source;  // prelude and every kernel
+};
+
+CompiledProgram compile_program(const Program& p);
+
+// The loop program of every kernel, in the book's form, with a header per kernel.
+std::string lowered_text(const CompiledProgram& c);
+
+InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& backend,
+                          const InterpOptions& options);
+
+}  // namespace uopc

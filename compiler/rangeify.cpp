@@ -1,0 +1,279 @@
+#include "compiler/rangeify.h"
+
+#include <algorithm>
+
+#include "compiler/symbolic.h"
+#include "ir/build.h"
+#include "ir/loop.h"
+
+namespace uopc {
+namespace {
+
+UOpRef i32(int64_t v) {
+  return literal(Scalar::of_i32(static_cast<int32_t>(v)));
+}
+UOpRef zero() {
+  return i32(0);
+}
+
+std::vector<UOpRef> simplified(std::vector<UOpRef> idx) {
+  for (UOpRef& i : idx) i = simplify(i);
+  return idx;
+}
+
+std::vector<UOpRef> sources_at(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
+  std::vector<UOpRef> out;
+  for (const UOpRef& s : u.src) out.push_back(rangeify(s, idx, ctx));
+  return out;
+}
+
+// Index of x for reshape: ravel in the output shape, unravel in the source shape.
+std::vector<UOpRef> reshape_index(const UOp& u, const std::vector<UOpRef>& idx) {
+  return simplified(unravel(ravel(idx, u.shape), u.src[0]->shape));
+}
+
+std::vector<UOpRef> expand_index(const UOp& u, const std::vector<UOpRef>& idx) {
+  const Shape& in = u.src[0]->shape;
+  std::vector<UOpRef> out;
+  for (size_t k = 0; k < in.size(); ++k)
+    out.push_back(in[k] == 1 && u.shape[k] != 1 ? zero() : idx[k]);
+  return out;
+}
+
+// Output axis k is input axis order[k], so input index order[k] is idx[k].
+std::vector<UOpRef> permute_index(const UOp& u, const std::vector<UOpRef>& idx) {
+  std::vector<UOpRef> inv(idx.size());
+  for (size_t k = 0; k < idx.size(); ++k) inv[u.arg[k]] = idx[k];
+  return inv;
+}
+
+std::vector<UOpRef> flip_index(const UOp& u, const std::vector<UOpRef>& idx) {
+  std::vector<UOpRef> out = idx;
+  for (int64_t a : u.arg) out[a] = simplify(alu(Op::Sub, {i32(u.shape[a] - 1), idx[a]}));
+  return out;
+}
+
+UOpRef rangeify_shrink(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
+  std::vector<UOpRef> in = idx;
+  for (size_t k = 0; k < idx.size(); ++k) {
+    UOpRef offset = rangeify(u.src[k + 1], {}, ctx);
+    if (offset->op == Op::Const && offset->value.as_i32() == 0) continue;
+    in[k] = simplify(alu(Op::Add, {idx[k], offset}));
+  }
+  return rangeify(u.src[0], in, ctx);
+}
+
+// Inside the data the value is x[i - l]; outside, the fill. The source index is clamped into
+// [0, d) so that even the value where() discards is read inside the buffer.
+UOpRef rangeify_pad(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
+  const Shape& in = u.src[0]->shape;
+  UOpRef fill = literal(u.value);
+  if (element_count(in) == 0) return fill;
+  std::vector<UOpRef> src_idx = idx;
+  UOpRef valid;
+  for (size_t k = 0; k < in.size(); ++k) {
+    int64_t l = u.arg[2 * k], r = u.arg[2 * k + 1];
+    if (l == 0 && r == 0) continue;
+    UOpRef shifted = simplify(alu(Op::Sub, {idx[k], i32(l)}));
+    UOpRef inside =
+        alu(Op::And, {alu(Op::Cmplt, {i32(-1), shifted}), alu(Op::Cmplt, {shifted, i32(in[k])})});
+    valid = valid ? alu(Op::And, {valid, inside}) : inside;
+    src_idx[k] = simplify(alu(Op::Min, {alu(Op::Max, {shifted, zero()}), i32(in[k] - 1)}));
+  }
+  UOpRef value = rangeify(u.src[0], src_idx, ctx);
+  if (!valid) return value;
+  return simplify(alu(Op::Where, {valid, value, fill}));
+}
+
+// stack(a0, ..., an)[i, rest] = i < 1 ? a0[rest] : i < 2 ? a1[rest] : ... : an[rest]
+UOpRef rangeify_stack(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
+  std::vector<UOpRef> rest(idx.begin() + 1, idx.end());
+  UOpRef out = rangeify(u.src.back(), rest, ctx);
+  for (size_t k = u.src.size() - 1; k-- > 0;) {
+    UOpRef take = simplify(alu(Op::Cmplt, {idx[0], i32(static_cast<int64_t>(k) + 1)}));
+    out = alu(Op::Where, {take, rangeify(u.src[k], rest, ctx), out});
+  }
+  return simplify(out);
+}
+
+UOpRef rangeify_index(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
+  std::vector<UOpRef> in;
+  for (size_t k = 1; k < u.src.size(); ++k) in.push_back(rangeify(u.src[k], {}, ctx));
+  in.insert(in.end(), idx.begin(), idx.end());
+  return rangeify(u.src[0], in, ctx);
+}
+
+// Whether the output loops among `open` are the outermost k output loops, for some k.
+bool outer_loops_only(const std::vector<UOpRef>& open, const std::vector<UOpRef>& output_loops) {
+  size_t k = 0;
+  while (k < output_loops.size() &&
+         std::find(open.begin(), open.end(), output_loops[k]) != open.end())
+    ++k;
+  for (size_t j = k; j < output_loops.size(); ++j)
+    if (std::find(open.begin(), open.end(), output_loops[j]) != open.end()) return false;
+  return true;
+}
+
+// The fold over the popped leading axes: an accumulator inside the loops `idx` is in,
+// initialized to the identity, updated acc = op(acc, x) in fresh loops, read after them.
+UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
+  const UOpRef& x = u->src[0];
+  Op fold = u->reduce_op();
+  std::vector<UOpRef> open = open_ranges(idx, ctx);
+  // An accumulator sits in the loops its index is in. If those output loops are not the
+  // outermost ones, each loop outside them would compute the whole reduce again (a column sum
+  // broadcast back over the rows); computing it once, in a kernel of its own, avoids that.
+  if (ctx.materialize && !outer_loops_only(open, ctx.output_loops))
+    return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));
+  // Copies of one reduce at indices inside the same loops share its loops.
+  std::vector<const UOp*> key{u.get()};
+  for (const UOpRef& r : open) key.push_back(r.get());
+  auto [it, fresh] = ctx.reduce_loops.try_emplace(key);
+  if (fresh) {
+    for (int k = 0; k < u->pop(); ++k) {
+      int64_t size = x->shape[k];
+      it->second.push_back(size == 1 ? zero() : range(size, ctx.next_range++, RangeKind::Reduce));
+    }
+  }
+  std::vector<UOpRef> full = it->second;
+  full.insert(full.end(), idx.begin(), idx.end());
+  UOpRef value = rangeify(x, full, ctx);
+  std::vector<UOpRef> loops;
+  for (const UOpRef& r : it->second)
+    if (r->op == Op::Range) loops.push_back(r);
+  // One element folded from the identity is that element, bit for bit, for every op.
+  if (loops.empty()) return value;
+  UOpRef acc = after(alloc(ctx.next_alloc++, u->dtype), open);
+  UOpRef init = store(address(acc, zero()), literal(reduce_identity(fold, u->dtype)));
+  UOpRef inside = after(acc, [&] {
+    std::vector<UOpRef> deps{init};
+    deps.insert(deps.end(), loops.begin(), loops.end());
+    return deps;
+  }());
+  UOpRef update = store(address(inside, zero()), alu(fold, {load(address(inside, zero())), value}));
+  return load(address(after(acc, {end(update, loops)}), zero()));
+}
+
+}  // namespace
+
+UOpRef ravel(const std::vector<UOpRef>& idx, const Shape& shape) {
+  UOpRef flat = zero();
+  for (size_t k = 0; k < shape.size(); ++k)
+    flat = alu(Op::Add, {alu(Op::Mul, {flat, i32(shape[k])}), idx[k]});
+  return flat;
+}
+
+std::vector<UOpRef> unravel(const UOpRef& flat, const Shape& shape) {
+  std::vector<UOpRef> out(shape.size());
+  int64_t stride = 1;
+  for (size_t k = shape.size(); k-- > 0;) {
+    out[k] =
+        shape[k] == 1 ? zero() : alu(Op::Mod, {alu(Op::Idiv, {flat, i32(stride)}), i32(shape[k])});
+    stride *= shape[k];
+  }
+  return out;
+}
+
+std::vector<UOpRef> open_ranges(const std::vector<UOpRef>& exprs, LowerContext& ctx) {
+  std::vector<UOpRef> out;
+  for (const UOpRef& e : exprs) {
+    auto it = ctx.open.find(e.get());
+    if (it == ctx.open.end()) {
+      std::vector<UOpRef> mine;
+      if (e->op == Op::Range) {
+        mine.push_back(e);
+      } else {
+        std::vector<UOpRef> srcs = e->src;
+        std::vector<UOpRef> closed;
+        if (e->op == Op::End) {
+          closed.assign(srcs.begin() + 1, srcs.end());
+          srcs.resize(1);
+        }
+        for (const UOpRef& r : open_ranges(srcs, ctx))
+          if (std::find(closed.begin(), closed.end(), r) == closed.end()) mine.push_back(r);
+      }
+      ctx.keep.push_back(e);
+      it = ctx.open.emplace(e.get(), std::move(mine)).first;
+    }
+    for (const UOpRef& r : it->second)
+      if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const UOpRef& a, const UOpRef& b) { return range_id(*a) < range_id(*b); });
+  return out;
+}
+
+UOpRef rangeify(const UOpRef& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
+  std::vector<const UOp*> key{u.get()};
+  for (const UOpRef& i : idx) key.push_back(i.get());
+  if (auto it = ctx.memo.find(key); it != ctx.memo.end()) return it->second;
+  UOpRef r;
+  switch (u->op) {
+    case Op::Const:
+      r = u;
+      break;
+    case Op::Buffer:
+      r = load(address(ctx.param_for(*u), idx[0]));
+      break;
+    case Op::Stage:
+      r = load(address(ctx.param_for(*u), simplify(ravel(idx, u->shape))));
+      break;
+    case Op::Index:
+      r = rangeify_index(*u, idx, ctx);
+      break;
+    case Op::Stack:
+      r = rangeify_stack(*u, idx, ctx);
+      break;
+    case Op::Reshape:
+      r = rangeify(u->src[0], reshape_index(*u, idx), ctx);
+      break;
+    case Op::Expand:
+      r = rangeify(u->src[0], expand_index(*u, idx), ctx);
+      break;
+    case Op::Permute:
+      r = rangeify(u->src[0], permute_index(*u, idx), ctx);
+      break;
+    case Op::Flip:
+      r = rangeify(u->src[0], flip_index(*u, idx), ctx);
+      break;
+    case Op::Shrink:
+      r = rangeify_shrink(*u, idx, ctx);
+      break;
+    case Op::Pad:
+      r = rangeify_pad(*u, idx, ctx);
+      break;
+    case Op::Reduce:
+      r = rangeify_reduce(u, idx, ctx);
+      break;
+    case Op::Cast:
+      r = cast(rangeify(u->src[0], idx, ctx), u->dtype);
+      break;
+    default:
+      if (!is_alu(u->op))
+        throw std::logic_error("rangeify: unexpected " + std::string(op_name(u->op)));
+      r = alu(u->op, sources_at(*u, idx, ctx));
+  }
+  ctx.keep.push_back(u);
+  ctx.keep.insert(ctx.keep.end(), idx.begin(), idx.end());
+  ctx.memo.emplace(std::move(key), r);
+  return r;
+}
+
+UOpRef lower_kernel(const UOpRef& root, const UOpRef& out, LowerContext& ctx) {
+  std::vector<UOpRef> idx, loops;
+  for (int64_t size : root->shape) {
+    if (size == 1) {
+      idx.push_back(zero());
+      continue;
+    }
+    loops.push_back(range(size, ctx.next_range++, RangeKind::Loop));
+    idx.push_back(loops.back());
+  }
+  ctx.output_loops = loops;
+  const UOpRef& value_of = root->op == Op::Stage ? root->src[0] : root;
+  UOpRef value = rangeify(value_of, idx, ctx);
+  UOpRef st = store(address(out, simplify(ravel(idx, root->shape))), value);
+  return simplify(sink({end(st, loops)}));
+}
+
+}  // namespace uopc

@@ -1,0 +1,334 @@
+#include "compiler/render_c.h"
+
+#include <cmath>
+#include <cstdio>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "compiler/linearize.h"
+#include "ir/loop.h"
+#include "ir/program.h"
+
+namespace uopc {
+namespace {
+
+std::string c_type(DType d) {
+  switch (d) {
+    case DType::Bool:
+      return "unsigned char";
+    case DType::I32:
+      return "int";
+    case DType::F32:
+      return "float";
+  }
+  return "?";
+}
+
+std::string c_literal(const Scalar& s) {
+  switch (s.dtype) {
+    case DType::Bool:
+      return s.as_bool() ? "1" : "0";
+    case DType::I32:
+      return s.as_i32() == INT32_MIN ? "(-2147483647-1)" : std::to_string(s.as_i32());
+    case DType::F32:
+      break;
+  }
+  float f = s.as_f32();
+  if (std::isinf(f)) return f > 0 ? "UOPC_INF" : "(-UOPC_INF)";
+  if (f == 0 && std::signbit(f)) return "-0.0f";
+  if (f == std::trunc(f) && std::fabs(f) < 16777216.0f && !(f == 0 && std::signbit(f)))
+    return std::to_string(static_cast<int64_t>(f)) + ".0f";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "uopc_f32(0x%08xu)", s.bits);
+  return buf;
+}
+
+// Whether the exact result of an i32 op on these intervals stays within i32.
+bool fits(int64_t lo, int64_t hi) {
+  return lo >= INT32_MIN && hi <= INT32_MAX;
+}
+
+bool cannot_overflow(const UOp& n) {
+  if (n.dtype != DType::I32) return true;
+  const Interval& a = n.src[0]->bounds;
+  switch (n.op) {
+    case Op::Add: {
+      const Interval& b = n.src[1]->bounds;
+      return fits(a.lo + b.lo, a.hi + b.hi);
+    }
+    case Op::Sub: {
+      const Interval& b = n.src[1]->bounds;
+      return fits(a.lo - b.hi, a.hi - b.lo);
+    }
+    case Op::Mul: {
+      const Interval& b = n.src[1]->bounds;
+      int64_t p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+      return fits(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
+    }
+    case Op::Neg:
+      return a.lo > INT32_MIN;
+    default:
+      return true;
+  }
+}
+
+int64_t positive_constant(const UOpRef& n) {
+  return n->op == Op::Const && n->value.as_i32() > 0 ? n->value.as_i32() : 0;
+}
+
+class KernelRenderer {
+ public:
+  explicit KernelRenderer(const UOpRef& sink) : sink_(sink), top_(linearize(sink)) {}
+
+  std::string run(const std::string& name) {
+    std::vector<const UOp*> order = topo_order({sink_});
+    for (const UOp* n : order)
+      for (const UOpRef& s : n->src) users_[s.get()].push_back(n);
+    note_blocks(top_);
+    std::string out = "void " + name + "(void** args) {\n";
+    std::vector<const UOp*> params, allocs;
+    for (const UOp* n : order) {
+      if (n->op == Op::Param) params.push_back(n);
+      if (n->op == Op::Alloc) allocs.push_back(n);
+    }
+    std::sort(params.begin(), params.end(), [](auto a, auto b) { return a->arg[0] < b->arg[0]; });
+    for (const UOp* p : params) {
+      std::string k = std::to_string(p->arg[0]), t = c_type(p->dtype);
+      out += "  " + t + "* restrict data" + k + " = (" + t + "*)args[" + k + "];\n";
+    }
+    for (const UOp* a : allocs)
+      out += "  " + c_type(a->dtype) + " acc" + std::to_string(a->arg[0]) + ";\n";
+    render_block(top_, 1, out);
+    return out + "}\n";
+  }
+
+ private:
+  void note_blocks(const LoopBlock& b) {
+    for (const BlockItem& item : b.items) {
+      if (item.loop)
+        note_blocks(*item.loop);
+      else
+        block_of_[item.node] = &b;
+    }
+  }
+
+  static std::string pad(int depth) { return std::string(2 * static_cast<size_t>(depth), ' '); }
+
+  void render_block(const LoopBlock& b, int depth, std::string& out) {
+    for (const BlockItem& item : b.items) {
+      if (item.loop) {
+        std::string r = "ridx" + std::to_string(range_id(*item.loop->range));
+        out += pad(depth) + "for (int " + r + " = 0; " + r + " < " +
+               std::to_string(range_size(*item.loop->range)) + "; " + r + "++) {\n";
+        render_block(*item.loop, depth + 1, out);
+        out += pad(depth) + "}\n";
+        continue;
+      }
+      statement(*item.node, depth, out);
+    }
+  }
+
+  // ALU values get a name when they are used twice, used in another loop, or nested deep.
+  bool wants_name(const UOp& n) {
+    if (!is_alu(n.op)) return false;
+    const auto& users = users_[&n];
+    if (users.size() > 1) return true;
+    for (const UOp* u : users) {
+      const UOp* user = u;
+      // an address is written inside its load or store
+      if (user->op == Op::Index && !users_[user].empty()) user = users_[user].front();
+      if (block_of_[user] != block_of_[&n]) return true;
+    }
+    return height(n) > kMaxInlineHeight;
+  }
+
+  static constexpr int kMaxInlineHeight = 12;
+
+  int height(const UOp& n) {
+    if (auto it = height_.find(&n); it != height_.end()) return it->second;
+    int h = 0;
+    if (!names_.count(&n))
+      for (const UOpRef& s : n.src) h = std::max(h, height(*s) + 1);
+    height_[&n] = h;
+    return h;
+  }
+
+  void statement(const UOp& n, int depth, std::string& out) {
+    switch (n.op) {
+      case Op::Load: {
+        std::string name = "val" + std::to_string(counter_++);
+        out += pad(depth) + c_type(n.dtype) + " " + name + " = " + addr(*n.src[0]) + ";\n";
+        names_[&n] = name;
+        return;
+      }
+      case Op::Store:
+        out += pad(depth) + addr(*n.src[0]) + " = " + expr(n.src[1]) + ";\n";
+        return;
+      default:
+        break;
+    }
+    if (!wants_name(n)) return;
+    std::string name = "alu" + std::to_string(counter_++);
+    out += pad(depth) + c_type(n.dtype) + " " + name + " = " + value(n) + ";\n";
+    names_[&n] = name;
+  }
+
+  // The storage an address names: dataK[offset] or an accumulator.
+  std::string addr(const UOp& a) {
+    const UOp* base = a.src[0].get();
+    while (base->op == Op::After) base = base->src[0].get();
+    if (base->op == Op::Alloc) return "acc" + std::to_string(base->arg[0]);
+    return "data" + std::to_string(base->arg[0]) + "[" + expr(a.src[1]) + "]";
+  }
+
+  std::string expr(const UOpRef& n) { return value(*n); }
+
+  // The C expression of a value: its name if it has one, else its text.
+  std::string value(const UOp& n) {
+    if (auto it = names_.find(&n); it != names_.end()) return it->second;
+    switch (n.op) {
+      case Op::Const:
+        return c_literal(n.value);
+      case Op::Range:
+        return "ridx" + std::to_string(range_id(n));
+      default:
+        break;
+    }
+    if (n.op == Op::Cast) return cast(n);
+    std::vector<std::string> s;
+    for (const UOpRef& src : n.src) s.push_back(expr(src));
+    return alu(n, s);
+  }
+
+  static bool is_atom(const std::string& e) {
+    return std::all_of(e.begin(), e.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    });
+  }
+
+  std::string alu(const UOp& n, const std::vector<std::string>& s) {
+    bool is_int = n.src[0]->dtype == DType::I32;
+    bool plain = cannot_overflow(n);
+    auto bin = [&](const char* op) { return "(" + s[0] + op + s[1] + ")"; };
+    switch (n.op) {
+      case Op::Add:
+        return is_int && !plain ? "uopc_add(" + s[0] + ", " + s[1] + ")" : bin("+");
+      case Op::Sub:
+        return is_int && !plain ? "uopc_sub(" + s[0] + ", " + s[1] + ")" : bin("-");
+      case Op::Mul:
+        return is_int && !plain ? "uopc_mul(" + s[0] + ", " + s[1] + ")" : bin("*");
+      case Op::Neg:
+        return is_int && !plain ? "uopc_neg(" + s[0] + ")" : "(-" + s[0] + ")";
+      case Op::Div:
+        return bin("/");
+      case Op::Idiv:
+      case Op::Mod: {
+        bool c_agrees = positive_constant(n.src[1]) && n.src[0]->bounds.lo >= 0;
+        if (c_agrees) return bin(n.op == Op::Idiv ? "/" : "%");
+        return std::string(n.op == Op::Idiv ? "uopc_idiv(" : "uopc_mod(") + s[0] + ", " + s[1] +
+               ")";
+      }
+      case Op::Max:
+      case Op::Min: {
+        const char* cmp = n.op == Op::Max ? ">" : "<";
+        if (is_atom(s[0]) && is_atom(s[1]))
+          return "((" + s[0] + cmp + s[1] + ")?" + s[0] + ":" + s[1] + ")";
+        std::string f = std::string(n.op == Op::Max ? "uopc_max_" : "uopc_min_") +
+                        (n.dtype == DType::F32 ? "f" : "i");
+        return f + "(" + s[0] + ", " + s[1] + ")";
+      }
+      case Op::Cmplt:
+        return bin("<");
+      case Op::Cmpeq:
+        return bin("==");
+      case Op::Cmpne:
+        return bin("!=");
+      case Op::And:
+        return bin("&");
+      case Op::Or:
+        return bin("|");
+      case Op::Xor:
+        return bin("^");
+      case Op::Not:
+        return "(!" + s[0] + ")";
+      case Op::Where:
+        return "(" + s[0] + "?" + s[1] + ":" + s[2] + ")";
+      case Op::Recip:
+        return "(1.0f/" + s[0] + ")";
+      case Op::Sqrt:
+        return "sqrtf(" + s[0] + ")";
+      case Op::Exp2:
+        return "exp2f(" + s[0] + ")";
+      case Op::Log2:
+        return "log2f(" + s[0] + ")";
+      case Op::Sin:
+        return "sinf(" + s[0] + ")";
+      default:
+        throw std::logic_error("render_c: cannot render " + std::string(op_name(n.op)));
+    }
+  }
+
+  std::string cast(const UOp& n) {
+    std::string x = expr(n.src[0]);
+    DType from = n.src[0]->dtype, to = n.dtype;
+    if (from == to) return x;
+    if (to == DType::Bool) return from == DType::F32 ? "(" + x + "!=0.0f)" : "(" + x + "!=0)";
+    if (to == DType::F32) return "((float)" + x + ")";
+    return from == DType::F32 ? "uopc_f2i(" + x + ")" : "((int)" + x + ")";
+  }
+
+  UOpRef sink_;
+  LoopBlock top_;
+  std::unordered_map<const UOp*, std::vector<const UOp*>> users_;
+  std::unordered_map<const UOp*, const LoopBlock*> block_of_;
+  std::unordered_map<const UOp*, std::string> names_;
+  std::unordered_map<const UOp*, int> height_;
+  int counter_ = 1;
+};
+
+}  // namespace
+
+std::string render_prelude() {
+  return R"(/* generated by uopc */
+float exp2f(float);
+float log2f(float);
+float sinf(float);
+float sqrtf(float);
+static inline float uopc_f32(unsigned u) { union { unsigned u; float f; } v; v.u = u; return v.f; }
+#define UOPC_INF uopc_f32(0x7f800000u)
+static inline int uopc_add(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
+static inline int uopc_sub(int a, int b) { return (int)((unsigned)a - (unsigned)b); }
+static inline int uopc_mul(int a, int b) { return (int)((unsigned)a * (unsigned)b); }
+static inline int uopc_neg(int a) { return (int)(0u - (unsigned)a); }
+/* floor division and modulo; x idiv 0 = 0, x mod 0 = x, INT32_MIN idiv -1 = INT32_MIN */
+static inline int uopc_idiv(int a, int b) {
+  if (b == 0) return 0;
+  if (b == -1) return uopc_neg(a);
+  int q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+static inline int uopc_mod(int a, int b) {
+  if (b == 0) return a;
+  if (b == -1) return 0;
+  int r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+/* f32 to i32: toward zero, saturating, NaN to 0 */
+static inline int uopc_f2i(float x) {
+  if (x != x) return 0;
+  if (x >= 2147483648.0f) return 2147483647;
+  if (x <= -2147483648.0f) return (-2147483647-1);
+  return (int)x;
+}
+static inline float uopc_max_f(float a, float b) { return a > b ? a : b; }
+static inline float uopc_min_f(float a, float b) { return a < b ? a : b; }
+static inline int uopc_max_i(int a, int b) { return a > b ? a : b; }
+static inline int uopc_min_i(int a, int b) { return a < b ? a : b; }
+)";
+}
+
+std::string render_kernel(const std::string& name, const UOpRef& sink) {
+  return KernelRenderer(sink).run(name);
+}
+
+}  // namespace uopc

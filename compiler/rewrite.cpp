@@ -1,0 +1,80 @@
+#include "compiler/rewrite.h"
+
+#include "ir/build.h"
+#include "ir/program.h"
+
+namespace uopc {
+
+RuleSet::RuleSet(std::vector<Rule> rules) : rules_(std::move(rules)) {
+  for (const Rule& r : rules_) by_op_[static_cast<size_t>(r.op)].push_back(r);
+}
+
+RuleSet RuleSet::operator+(const RuleSet& other) const {
+  std::vector<Rule> all = rules_;
+  all.insert(all.end(), other.rules_.begin(), other.rules_.end());
+  return RuleSet(std::move(all));
+}
+
+RuleSet RuleSet::without(const std::string& name) const {
+  std::vector<Rule> kept;
+  for (const Rule& r : rules_)
+    if (name != r.name) kept.push_back(r);
+  return RuleSet(std::move(kept));
+}
+
+namespace {
+// New nodes built by rules are small; deeper recursion than this means rules feed each other.
+constexpr int kMaxDepth = 200;
+}  // namespace
+
+UOpRef Rewriter::run(const UOpRef& root) {
+  // Sources first, so visit() finds every original source in the memo and recursion stays
+  // shallow whatever the depth of the graph.
+  for (const UOp* n : topo_order({root})) {
+    if (memo_.count(n)) continue;
+    visit(n == root.get() ? root : shared_from(n), 0);
+  }
+  return memo_.at(root.get());
+}
+
+UOpRef Rewriter::visit(const UOpRef& node, int depth) {
+  if (auto it = memo_.find(node.get()); it != memo_.end()) return it->second;
+  std::vector<UOpRef> src;
+  bool changed = false;
+  for (const UOpRef& s : node->src) {
+    src.push_back(visit(s, depth + 1));
+    changed |= src.back() != s;
+  }
+  UOpRef rebuilt = changed ? with_sources(*node, std::move(src)) : node;
+  UOpRef result = at_root(rebuilt, depth);
+  memo_[node.get()] = result;
+  keep_.push_back(node);
+  if (rebuilt != node) {
+    memo_[rebuilt.get()] = result;
+    keep_.push_back(rebuilt);
+  }
+  return result;
+}
+
+UOpRef Rewriter::at_root(UOpRef node, int depth) {
+  for (bool fired = true; fired && steps_ < budget_ && depth < kMaxDepth;) {
+    fired = false;
+    for (const Rule& rule : rules_.for_op(node->op)) {
+      UOpRef next = rule.fn(node);
+      if (!next || next == node) continue;
+      ++steps_;
+      node = visit(next, depth + 1);  // the replacement may hold nodes no rule has seen yet
+      fired = true;
+      break;
+    }
+  }
+  return node;
+}
+
+RewriteResult rewrite(const UOpRef& root, const RuleSet& rules, long budget) {
+  Rewriter r(rules, budget);
+  UOpRef out = r.run(root);
+  return {out, r.steps(), r.budget_exhausted()};
+}
+
+}  // namespace uopc

@@ -1,0 +1,68 @@
+#include "compiler/schedule.h"
+
+#include "compiler/rangeify.h"
+#include "ir/loop.h"
+
+namespace uopc {
+namespace {
+
+class Scheduler {
+ public:
+  Schedule run(const Program& p) {
+    std::vector<UOpRef> values;
+    for (const Statement* s : p.outputs()) values.push_back(s->node);
+    for (const Statement* s : p.asserts())
+      values.insert(values.end(), s->node->src.begin(), s->node->src.end());
+    // Stages first, sources before users, so a kernel only reads buffers already written.
+    for (const UOp* n : topo_order(values))
+      if (n->op == Op::Stage) kernel_for(n);
+    for (const UOpRef& v : values) kernel_for(v.get());
+    return std::move(s_);
+  }
+
+ private:
+  int buffer_for(const UOp* n) {
+    auto [it, fresh] = s_.buffer_of.try_emplace(n, static_cast<int>(s_.buffers.size()));
+    if (fresh) s_.buffers.push_back({n->dtype, n->numel(), n});
+    return it->second;
+  }
+
+  // An input needs no kernel: readers use its buffer.
+  void kernel_for(const UOp* n) {
+    if (s_.buffer_of.count(n)) return;
+    if (n->op == Op::Buffer) {
+      buffer_for(n);
+      return;
+    }
+    KernelSpec k;
+    k.root = shared_from(n);
+    k.args.push_back(buffer_for(n));
+    LowerContext ctx;
+    std::unordered_map<const UOp*, UOpRef> params;
+    ctx.param_for = [&](const UOp& node) {
+      auto it = params.find(&node);
+      if (it != params.end()) return it->second;
+      int number = static_cast<int>(k.args.size());
+      k.args.push_back(buffer_for(&node));
+      return params.emplace(&node, param(number, node.dtype, node.numel())).first->second;
+    };
+    ctx.materialize = [&](const UOp& node) {
+      kernel_for(&node);
+      return ctx.param_for(node);
+    };
+    k.sink = lower_kernel(k.root, param(0, n->dtype, n->numel()), ctx);
+    // Named when it is appended: kernels it materialized on the way come before it.
+    k.name = "kernel" + std::to_string(s_.kernels.size());
+    s_.kernels.push_back(std::move(k));
+  }
+
+  Schedule s_;
+};
+
+}  // namespace
+
+Schedule make_schedule(const Program& p) {
+  return Scheduler().run(p);
+}
+
+}  // namespace uopc

@@ -1,0 +1,39 @@
+// The schedule: which kernels a program needs, in which order, and the buffers between them.
+//
+// Every output and every operand of an assert is computed by a kernel into its own buffer;
+// so is every `stage x`, whose kernel runs before the kernels that read it. Program buffers
+// are inputs. Identical values (one node) share one kernel. Each kernel is lowered here
+// (compiler/rangeify.h), so a Schedule holds the loop program of every kernel.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/program.h"
+
+namespace uopc {
+
+struct BufferSpec {
+  DType dtype;
+  int64_t size;     // elements
+  const UOp* node;  // the buffer node (an input) or the value it holds
+  bool input() const { return node->op == Op::Buffer; }
+};
+
+struct KernelSpec {
+  std::string name;       // the C function
+  UOpRef root;            // the value it computes
+  std::vector<int> args;  // buffer of each parameter; args[0] is the output
+  UOpRef sink;            // its loop program
+};
+
+struct Schedule {
+  std::vector<BufferSpec> buffers;
+  std::vector<KernelSpec> kernels;
+  std::unordered_map<const UOp*, int> buffer_of;  // value or input node -> buffer
+};
+
+Schedule make_schedule(const Program& p);
+
+}  // namespace uopc

@@ -1,0 +1,30 @@
+// Symbolic simplification of scalar expressions: the rules of the book's Chapter 3 as a
+// RuleSet (compiler/rewrite.h), over the interval bounds every node carries.
+//
+// Integer (i32) arithmetic is normalized as a linear form, sum of coef * term + constant, with
+// like terms merged and terms in a fixed order; this is exact in wrap-around arithmetic, since
+// i32 is the ring of integers modulo 2^32. Floor division and modulo by a positive constant are
+// split over a sum ((a*c + b) // c -> a + b // c) only when bounds prove the sum does not wrap,
+// and removed when bounds make them trivial. max, min, where and comparisons are decided by
+// bounds when the intervals do not overlap. f32 expressions are only constant-folded, and only
+// with ops IEEE rounds exactly (never exp2, log2, sin), so no result changes by a bit.
+#pragma once
+
+#include "compiler/rewrite.h"
+
+namespace uopc {
+
+// Every rule; named so that a test can drop one (e.g. "distribute").
+const RuleSet& symbolic_rules();
+
+// The expression (or whole loop program) with symbolic_rules applied to a fixpoint.
+UOpRef simplify(const UOpRef& node);
+
+// A total order on nodes that depends only on their structure, used to sort terms (ranges by
+// their id first, so indices read ridx0*4 + ridx1).
+bool structurally_less(const UOp* a, const UOp* b);
+
+// A short infix rendering of an expression, for tests and messages: ((r0*4)+r1)//3.
+std::string expr_str(const UOpRef& node);
+
+}  // namespace uopc
