@@ -77,6 +77,7 @@ void write_outputs(const InterpResult& r, const std::string& dir) {
 
 struct RunArgs : InterpArgs {
   std::string backend = "cc";
+  bool check_bounds = false;
 };
 
 InterpOptions interp_options(const InterpArgs& a) {
@@ -116,7 +117,7 @@ int run_run(const RunArgs& a) {
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   check_value_sizes(p, o.max_elements);
-  return report(p, run_compiled(p, compile_program(p), *backend, o), a.out_dir);
+  return report(p, run_compiled(p, compile_program(p, a.check_bounds), *backend, o), a.out_dir);
 }
 
 int run_lower(const std::string& path) {
@@ -135,7 +136,7 @@ int run_diff(const RunArgs& a) {
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   InterpResult want = interpret(p, o);
-  InterpResult got = run_compiled(p, compile_program(p), *backend, o);
+  InterpResult got = run_compiled(p, compile_program(p, a.check_bounds), *backend, o);
   int differences = 0;
   for (size_t i = 0; i < want.outputs.size(); ++i) {
     const auto& [s, t] = want.outputs[i];
@@ -198,6 +199,8 @@ int dispatch(int argc, char** argv) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--backend", ra.backend,
                     "cc (the system C compiler) or tcc (libtcc in memory)");
+    cmd->add_flag("--check-bounds", ra.check_bounds,
+                  "check every load and store offset at run time (exit 3 on a bad one)");
   }
   run->add_option("--out", ra.out_dir, "also write each output as DIR/NAME.npy");
   run->callback([&] { code = run_run(ra); });

@@ -105,22 +105,31 @@ class CcBackend : public Backend {
  public:
   std::unique_ptr<Module> compile(const std::string& source) override {
     std::string cc = env_or("CC", "cc");
+    std::vector<std::string> flags = kFlags;
+    // Extra flags, e.g. sanitizers: UOPC_CFLAGS="-fsanitize=address,undefined".
+    std::string extra = env_or("UOPC_CFLAGS", "");
+    for (size_t at = 0; at < extra.size();) {
+      size_t stop = extra.find(' ', at);
+      if (stop == std::string::npos) stop = extra.size();
+      if (stop > at) flags.push_back(extra.substr(at, stop - at));
+      at = stop + 1;
+    }
     std::string key = cc;
-    for (const std::string& f : kFlags) key += " " + f;
+    for (const std::string& f : flags) key += " " + f;
     key += "\n" + source;
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx",
                   static_cast<unsigned long long>(XXH3_64bits(key.data(), key.size())));
     std::string dir = private_dir();
     std::string object = dir + "/k-" + hex + ".so";
-    if (::access(object.c_str(), R_OK) != 0) build(cc, source, dir, object);
+    if (::access(object.c_str(), R_OK) != 0) build(cc, flags, source, dir, object);
     return std::make_unique<SharedObject>(object);
   }
 
  private:
   // Written under temporary names and renamed into place, so a reader never sees half a file.
-  static void build(const std::string& cc, const std::string& source, const std::string& dir,
-                    const std::string& object) {
+  static void build(const std::string& cc, const std::vector<std::string>& flags,
+                    const std::string& source, const std::string& dir, const std::string& object) {
     std::string src = dir + "/src-XXXXXX.c", tmp = dir + "/obj-XXXXXX.so";
     int sfd = ::mkstemps(src.data(), 2), ofd = ::mkstemps(tmp.data(), 3);
     if (sfd < 0 || ofd < 0) throw ToolchainError("cc backend: cannot create files in " + dir);
@@ -129,7 +138,7 @@ class CcBackend : public Backend {
     ::close(sfd);
     if (!wrote) throw ToolchainError("cc backend: cannot write " + src);
     std::vector<std::string> argv{cc};
-    argv.insert(argv.end(), kFlags.begin(), kFlags.end());
+    argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"-o", tmp, src, "-lm"});
     std::string errors;
     int status = run(argv, errors);

@@ -49,10 +49,11 @@ std::vector<unsigned char> input_bytes(const BufferSpec& b, const InterpOptions&
 
 }  // namespace
 
-CompiledProgram compile_program(const Program& p) {
+CompiledProgram compile_program(const Program& p, bool check_bounds) {
   return with_big_stack([&] {
-    CompiledProgram c{make_schedule(p), render_prelude()};
-    for (const KernelSpec& k : c.schedule.kernels) c.source += "\n" + render_kernel(k.name, k.sink);
+    CompiledProgram c{make_schedule(p), render_prelude(), check_bounds};
+    for (const KernelSpec& k : c.schedule.kernels)
+      c.source += "\n" + render_kernel(k.name, k.sink, {check_bounds});
     return c;
   });
 }
@@ -85,7 +86,13 @@ InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& b
   for (const KernelSpec& k : s.kernels) {
     std::vector<void*> args;
     for (int b : k.args) args.push_back(buffers[static_cast<size_t>(b)].data());
+    int status[4] = {0, 0, 0, 0};
+    args.push_back(status);
     module->get(k.name)(args.data());
+    if (status[0])
+      throw std::logic_error(k.name + " accessed parameter " + std::to_string(status[1]) +
+                             " at offset " + std::to_string(status[2]) + ", outside [0, " +
+                             std::to_string(status[3]) + ")");
   }
   auto value = [&](const UOp* n) {
     int b = s.buffer_of.at(n);

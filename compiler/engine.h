@@ -17,9 +17,12 @@ namespace uopc {
 struct CompiledProgram {
   Schedule schedule;
   std::string source;  // prelude and every kernel
+  bool check_bounds = false;
 };
 
-CompiledProgram compile_program(const Program& p);
+// With check_bounds, every load and store is checked against its buffer at run time, and
+// run_compiled throws std::logic_error naming the first bad access (a compiler bug).
+CompiledProgram compile_program(const Program& p, bool check_bounds = false);
 
 // The loop program of every kernel, in the book's form, with a header per kernel.
 std::string lowered_text(const CompiledProgram& c);

@@ -24,17 +24,25 @@ std::string c_type(DType d) {
   return "?";
 }
 
+std::string c_literal_text(const Scalar& s);
+
+// Negative literals get parentheses: `a - -1` must not read as `a-- 1`.
 std::string c_literal(const Scalar& s) {
+  std::string t = c_literal_text(s);
+  return t[0] == '-' ? "(" + t + ")" : t;
+}
+
+std::string c_literal_text(const Scalar& s) {
   switch (s.dtype) {
     case DType::Bool:
       return s.as_bool() ? "1" : "0";
     case DType::I32:
-      return s.as_i32() == INT32_MIN ? "(-2147483647-1)" : std::to_string(s.as_i32());
+      return s.as_i32() == INT32_MIN ? "-2147483647-1" : std::to_string(s.as_i32());
     case DType::F32:
       break;
   }
   float f = s.as_f32();
-  if (std::isinf(f)) return f > 0 ? "UOPC_INF" : "(-UOPC_INF)";
+  if (std::isinf(f)) return f > 0 ? "UOPC_INF" : "-UOPC_INF";
   if (f == 0 && std::signbit(f)) return "-0.0f";
   if (f == std::trunc(f) && std::fabs(f) < 16777216.0f && !(f == 0 && std::signbit(f)))
     return std::to_string(static_cast<int64_t>(f)) + ".0f";
@@ -78,7 +86,8 @@ int64_t positive_constant(const UOpRef& n) {
 
 class KernelRenderer {
  public:
-  explicit KernelRenderer(const UOpRef& sink) : sink_(sink), top_(linearize(sink)) {}
+  KernelRenderer(const UOpRef& sink, const RenderOptions& options)
+      : sink_(sink), top_(linearize(sink)), options_(options) {}
 
   std::string run(const std::string& name) {
     std::vector<const UOp*> order = topo_order({sink_});
@@ -98,6 +107,8 @@ class KernelRenderer {
     }
     for (const UOp* a : allocs)
       out += "  " + c_type(a->dtype) + " acc" + std::to_string(a->arg[0]) + ";\n";
+    if (options_.check_bounds)
+      out += "  int* uopc_status = (int*)args[" + std::to_string(params.size()) + "];\n";
     render_block(top_, 1, out);
     return out + "}\n";
   }
@@ -156,12 +167,14 @@ class KernelRenderer {
   void statement(const UOp& n, int depth, std::string& out) {
     switch (n.op) {
       case Op::Load: {
+        check(*n.src[0], depth, out);
         std::string name = "val" + std::to_string(counter_++);
         out += pad(depth) + c_type(n.dtype) + " " + name + " = " + addr(*n.src[0]) + ";\n";
         names_[&n] = name;
         return;
       }
       case Op::Store:
+        check(*n.src[0], depth, out);
         out += pad(depth) + addr(*n.src[0]) + " = " + expr(n.src[1]) + ";\n";
         return;
       default:
@@ -171,6 +184,19 @@ class KernelRenderer {
     std::string name = "alu" + std::to_string(counter_++);
     out += pad(depth) + c_type(n.dtype) + " " + name + " = " + value(n) + ";\n";
     names_[&n] = name;
+  }
+
+  // In check-bounds mode, an offset outside its buffer is reported and the kernel stops
+  // before the access: uopc_status = {1, param, offset, size}.
+  void check(const UOp& a, int depth, std::string& out) {
+    const UOp* base = a.src[0].get();
+    if (!options_.check_bounds || base->op != Op::Param) return;
+    std::string i = "chk" + std::to_string(counter_++), p = std::to_string(base->arg[0]),
+                n = std::to_string(base->shape[0]);
+    out += pad(depth) + "int " + i + " = " + expr(a.src[1]) + ";\n";
+    out += pad(depth) + "if (" + i + " < 0 || " + i + " >= " + n + ") { uopc_oob(uopc_status, " +
+           p + ", " + i + ", " + n + "); return; }\n";
+    names_[a.src[1].get()] = i;
   }
 
   // The storage an address names: dataK[offset] or an accumulator.
@@ -279,6 +305,7 @@ class KernelRenderer {
 
   UOpRef sink_;
   LoopBlock top_;
+  RenderOptions options_;
   std::unordered_map<const UOp*, std::vector<const UOp*>> users_;
   std::unordered_map<const UOp*, const LoopBlock*> block_of_;
   std::unordered_map<const UOp*, std::string> names_;
@@ -324,11 +351,15 @@ static inline float uopc_max_f(float a, float b) { return a > b ? a : b; }
 static inline float uopc_min_f(float a, float b) { return a < b ? a : b; }
 static inline int uopc_max_i(int a, int b) { return a > b ? a : b; }
 static inline int uopc_min_i(int a, int b) { return a < b ? a : b; }
+static inline void uopc_oob(int* s, int param, int offset, int size) {
+  s[0] = 1; s[1] = param; s[2] = offset; s[3] = size;
+}
 )";
 }
 
-std::string render_kernel(const std::string& name, const UOpRef& sink) {
-  return KernelRenderer(sink).run(name);
+std::string render_kernel(const std::string& name, const UOpRef& sink,
+                          const RenderOptions& options) {
+  return KernelRenderer(sink, options).run(name);
 }
 
 }  // namespace uopc

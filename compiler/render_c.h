@@ -19,6 +19,14 @@ namespace uopc {
 // Helpers and declarations every kernel uses; emitted once per translation unit.
 std::string render_prelude();
 
-std::string render_kernel(const std::string& name, const UOpRef& sink);
+struct RenderOptions {
+  // Check every load and store offset against its buffer's size first. The kernel then takes
+  // one more argument, an int[4] status block: on a bad offset it writes {1, param, offset,
+  // size} there and returns.
+  bool check_bounds = false;
+};
+
+std::string render_kernel(const std::string& name, const UOpRef& sink,
+                          const RenderOptions& options = {});
 
 }  // namespace uopc

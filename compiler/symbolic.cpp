@@ -73,7 +73,9 @@ void collect(const UOpRef& n, uint32_t k, Linear& out) {
       return;
     case Op::Mul: {
       int c = is_const(n->src[1]) ? 1 : is_const(n->src[0]) ? 0 : -1;
-      if (c >= 0 && !is_sum(n->src[1 - c])) {
+      if (c < 0) break;
+      Op inner = n->src[1 - c]->op;
+      if (inner != Op::Add && inner != Op::Sub && inner != Op::Neg) {
         collect(n->src[1 - c], k * n->src[c]->value.bits, out);
         return;
       }

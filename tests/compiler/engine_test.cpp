@@ -1,0 +1,133 @@
+// The compiled engine against the interpreter, and its failure modes.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "compiler/engine.h"
+#include "compiler/render_c.h"
+#include "ir/build.h"
+#include "ir/loop.h"
+#include "ir/print.h"
+#include "tests/support/random_program.h"
+#include "tests/support/run.h"
+
+namespace uopc {
+namespace {
+
+// Outputs and assert verdicts of both engines, or "" when they agree.
+std::string disagreement(const Program& p, Backend& backend) {
+  InterpResult want = interpret(p, {});
+  InterpResult got = run_compiled(p, compile_program(p, true), backend, {});
+  for (size_t k = 0; k < want.outputs.size(); ++k) {
+    std::string d = describe_difference(want.outputs[k].second, got.outputs[k].second);
+    if (!d.empty()) return want.outputs[k].first->name + ": " + d;
+  }
+  if (want.failures.size() != got.failures.size()) return "the assert verdicts differ";
+  return "";
+}
+
+RC_GTEST_PROP(Engine, CompiledAgreesWithInterpreter, ()) {
+  static std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = testing::random_program();
+  RC_LOG() << print_program(p);
+  std::string d = disagreement(p, *tcc);
+  RC_LOG() << d;
+  RC_ASSERT(d.empty());
+}
+
+TEST(Engine, BothBackendsAgreeOnAProgramWithEveryOp) {
+  Program p = testing::parse(
+      "%x = buffer 24\n%i = buffer 24 dtype=i32\n%m = reshape %x shape=[2 3 4]\n"
+      "%t = permute %m order=[2 0 1]\n%p = pad %t pads=[1 0 0 2 1 1] value=0.5\n"
+      "%s = shrink %p 1 1 0 shape=[3 2 4]\n%f = flip %s axes=[0 2]\n%e = exp2 %f\n"
+      "%r = reduce %e op=max pop=1\n%c = cast %r dtype=i32\n%im = reshape %i shape=[2 3 4]\n"
+      "%q = idiv %im 3\n%w = mod %q -2\n%k = stack %w %w\n%l = reduce %k op=mul pop=2\n");
+  for (const char* name : {"cc", "tcc"}) {
+    std::unique_ptr<Backend> b = make_backend(name);
+    EXPECT_EQ(disagreement(p, *b), "") << name;
+  }
+}
+
+// A kernel that reads one past the end of its input: check-bounds mode must say so.
+TEST(Engine, CheckBoundsCatchesABadAccess) {
+  Program p = testing::parse("%x = buffer 4\n%y = neg %x\n");
+  CompiledProgram c = compile_program(p, true);
+  UOpRef r = range(4, 0, RangeKind::Loop);
+  UOpRef past = alu(Op::Add, {r, literal(Scalar::of_i32(1))});
+  UOpRef bad = sink(
+      {end(store(address(param(0, DType::F32, 4), r), load(address(param(1, DType::F32, 4), past))),
+           {r})});
+  c.schedule.kernels[0].sink = bad;
+  c.source = render_prelude() + render_kernel("kernel0", bad, {true});
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  try {
+    run_compiled(p, c, *tcc, {});
+    FAIL() << "an out-of-bounds load went unnoticed";
+  } catch (const std::logic_error& e) {
+    EXPECT_EQ(std::string(e.what()), "kernel0 accessed parameter 1 at offset 4, outside [0, 4)");
+  }
+}
+
+TEST(Engine, CompilerFailureIsExitThreeWithItsMessage) {
+  auto c = testing::run_uopc("run --backend cc -", "%x = buffer 4 slot=9\n%y = neg %x\n");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  std::string dir = ::testing::TempDir() + "/uopc-cc-fail";
+  std::filesystem::remove_all(dir);
+  c = testing::run_uopc("run --backend cc -", "%x = buffer 4 slot=9\n%y = sqrt %x\n");
+  ASSERT_EQ(c.exit_code, 0);
+  setenv("CC", "/bin/false", 1);
+  setenv("UOPC_CACHE_DIR", dir.c_str(), 1);
+  c = testing::run_uopc("run --backend cc -", "%x = buffer 4 slot=9\n%y = log2 %x\n");
+  unsetenv("CC");
+  unsetenv("UOPC_CACHE_DIR");
+  EXPECT_EQ(c.exit_code, 3);
+  EXPECT_EQ(c.err.rfind("uopc: toolchain error: /bin/false failed (exit 1)", 0), 0u) << c.err;
+}
+
+TEST(Engine, SharedCacheDirectoriesAreRefused) {
+  std::string dir = ::testing::TempDir() + "/uopc-open-cache";
+  std::filesystem::create_directories(dir);
+  ::chmod(dir.c_str(), 0777);
+  setenv("UOPC_CACHE_DIR", dir.c_str(), 1);
+  auto c = testing::run_uopc("run --backend cc -", "%x = buffer 4\n%y = neg %x\n");
+  unsetenv("UOPC_CACHE_DIR");
+  EXPECT_EQ(c.exit_code, 3);
+  EXPECT_NE(c.err.find("must belong to this user with mode 0700"), std::string::npos) << c.err;
+}
+
+TEST(Engine, UnknownBackendIsAUsageError) {
+  auto c = testing::run_uopc("run --backend gcc -", "%x = buffer 4\n");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.err, "error: --backend takes cc or tcc, not 'gcc'\n");
+}
+
+TEST(Engine, DiffReportsAgreement) {
+  auto c =
+      testing::run_uopc("diff --backend tcc -", "%x = buffer 4\n%y = neg %x\n%ok = assert %y %y\n");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, "agree: 0 outputs and 1 asserts, interp and tcc, bit for bit\n");
+}
+
+// A DAG whose tree would have 2^60 paths lowers in linear time thanks to the memo.
+TEST(Engine, DoublingChainsLowerInLinearTime) {
+  std::string text = "%x0 = buffer 4\n";
+  for (int k = 1; k <= 60; ++k)
+    text += "%x" + std::to_string(k) + " = add %x" + std::to_string(k - 1) + " %x" +
+            std::to_string(k - 1) + "\n";
+  auto c = testing::run_uopc("diff --backend tcc -", text);
+  EXPECT_EQ(c.exit_code, 0) << c.err << c.out;
+}
+
+TEST(Engine, LongProgramsCompile) {
+  std::string text = "%v0 = buffer 8\n";
+  for (int k = 1; k < 20000; ++k)
+    text += "%v" + std::to_string(k) + " = add %v" + std::to_string(k - 1) + " 0.5\n";
+  auto c = testing::run_uopc("diff --backend tcc -", text);
+  EXPECT_EQ(c.exit_code, 0) << c.err << c.out;
+}
+
+}  // namespace
+}  // namespace uopc
