@@ -57,20 +57,34 @@ void forget(const UOp* node) {
 
 // Deleting a node releases its sources, which may delete them in turn. Those nested deletions
 // are queued here and drained by the outermost call, so the stack stays flat.
-thread_local std::vector<const UOp*> pending;
-thread_local bool draining = false;
+struct Pending {
+  std::vector<const UOp*> nodes;
+  bool draining = false;
+  ~Pending();
+};
+// Nodes held by static objects die after this thread's thread_locals; this flag (trivially
+// destructible, so still readable then) says the queue is gone.
+thread_local bool pending_gone = false;
+Pending::~Pending() {
+  pending_gone = true;
+}
+thread_local Pending pending;
 
 void release(const UOp* node) {
   forget(node);
-  pending.push_back(node);
-  if (draining) return;
-  draining = true;
-  while (!pending.empty()) {
-    const UOp* next = pending.back();
-    pending.pop_back();
+  if (pending_gone) {
+    delete node;
+    return;
+  }
+  pending.nodes.push_back(node);
+  if (pending.draining) return;
+  pending.draining = true;
+  while (!pending.nodes.empty()) {
+    const UOp* next = pending.nodes.back();
+    pending.nodes.pop_back();
     delete next;
   }
-  draining = false;
+  pending.draining = false;
 }
 
 }  // namespace
