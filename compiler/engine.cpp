@@ -70,42 +70,57 @@ std::string lowered_text(const CompiledProgram& c) {
   });
 }
 
-InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& backend,
-                          const InterpOptions& options) {
+Executable::Executable(const Program& p, const CompiledProgram& c, Backend& backend,
+                       const InterpOptions& options)
+    : program_(p), compiled_(c) {
   check_value_sizes(p, options.max_elements);
-  const Schedule& s = c.schedule;
-  std::vector<std::vector<unsigned char>> buffers;
-  for (const BufferSpec& b : s.buffers) {
+  for (const BufferSpec& b : c.schedule.buffers) {
     if (b.input())
-      buffers.push_back(input_bytes(b, options));
+      buffers_.push_back(input_bytes(b, options));
     else
-      buffers.emplace_back(
+      buffers_.emplace_back(
           std::max<size_t>(1, static_cast<size_t>(b.size) * element_size(b.dtype)));
   }
-  std::unique_ptr<Module> module = backend.compile(c.source);
-  for (const KernelSpec& k : s.kernels) {
+  module_ = backend.compile(c.source);
+  for (const KernelSpec& k : c.schedule.kernels) kernels_.push_back(module_->get(k.name));
+}
+
+void Executable::run() {
+  const std::vector<KernelSpec>& kernels = compiled_.schedule.kernels;
+  for (size_t i = 0; i < kernels.size(); ++i) {
     std::vector<void*> args;
-    for (int b : k.args) args.push_back(buffers[static_cast<size_t>(b)].data());
+    for (int b : kernels[i].args) args.push_back(buffers_[static_cast<size_t>(b)].data());
     int status[4] = {0, 0, 0, 0};
     args.push_back(status);
-    module->get(k.name)(args.data());
+    kernels_[i](args.data());
     if (status[0])
-      throw std::logic_error(k.name + " accessed parameter " + std::to_string(status[1]) +
+      throw std::logic_error(kernels[i].name + " accessed parameter " + std::to_string(status[1]) +
                              " at offset " + std::to_string(status[2]) + ", outside [0, " +
                              std::to_string(status[3]) + ")");
   }
-  auto value = [&](const UOp* n) {
-    int b = s.buffer_of.at(n);
-    return to_tensor(buffers[static_cast<size_t>(b)], n->dtype, n->shape);
-  };
+}
+
+Tensor Executable::value(const UOp* n) const {
+  int b = compiled_.schedule.buffer_of.at(n);
+  return to_tensor(buffers_[static_cast<size_t>(b)], n->dtype, n->shape);
+}
+
+InterpResult Executable::results() const {
   InterpResult r;
-  for (const Statement* st : p.outputs()) r.outputs.emplace_back(st, value(st->node.get()));
-  for (const Statement* st : p.asserts()) {
+  for (const Statement* st : program_.outputs()) r.outputs.emplace_back(st, value(st->node.get()));
+  for (const Statement* st : program_.asserts()) {
     std::string detail =
         describe_difference(value(st->node->src[0].get()), value(st->node->src[1].get()));
     if (!detail.empty()) r.failures.push_back({st, detail});
   }
   return r;
+}
+
+InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& backend,
+                          const InterpOptions& options) {
+  Executable e(p, c, backend, options);
+  e.run();
+  return e.results();
 }
 
 }  // namespace uopc

@@ -27,6 +27,25 @@ CompiledProgram compile_program(const Program& p, bool check_bounds = false);
 // The loop program of every kernel, in the book's form, with a header per kernel.
 std::string lowered_text(const CompiledProgram& c);
 
+// A built program with its buffers: inputs filled, kernels loaded. run() executes every
+// kernel once, in order; results() reads outputs and assert operands back.
+class Executable {
+ public:
+  Executable(const Program& p, const CompiledProgram& c, Backend& backend,
+             const InterpOptions& options);
+  void run();
+  InterpResult results() const;
+
+ private:
+  Tensor value(const UOp* node) const;
+
+  const Program& program_;
+  const CompiledProgram& compiled_;
+  std::vector<std::vector<unsigned char>> buffers_;
+  std::unique_ptr<Module> module_;
+  std::vector<KernelFn> kernels_;
+};
+
 InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& backend,
                           const InterpOptions& options);
 
