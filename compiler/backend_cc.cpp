@@ -19,6 +19,7 @@ extern char** environ;
 namespace uopc {
 namespace {
 
+constexpr size_t kLargeSource = size_t{256} << 10;
 const std::vector<std::string> kFlags = {
     "-O2", "-shared", "-fPIC", "-ffp-contract=off", "-fno-fast-math", "-w"};
 
@@ -106,6 +107,10 @@ class CcBackend : public Backend {
   std::unique_ptr<Module> compile(const std::string& source) override {
     std::string cc = env_or("CC", "cc");
     std::vector<std::string> flags = kFlags;
+    // gcc's optimizer is superlinear in the size of a function: a 10^5-operation kernel takes
+    // it minutes, or crashes cc1. Such sources are built without optimization; the results
+    // are the same bits at any level, since nothing reassociates or contracts.
+    if (source.size() > kLargeSource) flags[0] = "-O0";
     // Extra flags, e.g. sanitizers: UOPC_CFLAGS="-fsanitize=address,undefined".
     std::string extra = env_or("UOPC_CFLAGS", "");
     for (size_t at = 0; at < extra.size();) {

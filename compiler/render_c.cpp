@@ -46,8 +46,14 @@ std::string c_literal_text(const Scalar& s) {
   if (f == 0 && std::signbit(f)) return "-0.0f";
   if (f == std::trunc(f) && std::fabs(f) < 16777216.0f && !(f == 0 && std::signbit(f)))
     return std::to_string(static_cast<int64_t>(f)) + ".0f";
+  if (std::isnan(f)) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "uopc_f32(0x%08xu)", s.bits);
+    return buf;
+  }
+  // A hexadecimal literal is exact in every C compiler: no decimal rounding is involved.
   char buf[40];
-  std::snprintf(buf, sizeof buf, "uopc_f32(0x%08xu)", s.bits);
+  std::snprintf(buf, sizeof buf, "%af", static_cast<double>(f));
   return buf;
 }
 
@@ -150,18 +156,20 @@ class KernelRenderer {
       if (user->op == Op::Index && !users_[user].empty()) user = users_[user].front();
       if (block_of_[user] != block_of_[&n]) return true;
     }
-    return height(n) > kMaxInlineHeight;
+    return inline_height(n) > kMaxInlineHeight;
   }
 
   static constexpr int kMaxInlineHeight = 12;
 
-  int height(const UOp& n) {
-    if (auto it = height_.find(&n); it != height_.end()) return it->second;
+  // The depth of the expression n would be if written inline: sources are decided first, so
+  // a named source counts as a leaf.
+  int inline_height(const UOp& n) {
     int h = 0;
-    if (!names_.count(&n))
-      for (const UOpRef& s : n.src) h = std::max(h, height(*s) + 1);
-    height_[&n] = h;
-    return h;
+    for (const UOpRef& s : n.src) {
+      auto it = height_.find(s.get());
+      if (it != height_.end() && !names_.count(s.get())) h = std::max(h, it->second);
+    }
+    return h + 1;
   }
 
   void statement(const UOp& n, int depth, std::string& out) {
@@ -180,6 +188,7 @@ class KernelRenderer {
       default:
         break;
     }
+    if (is_alu(n.op)) height_[&n] = inline_height(n);
     if (!wants_name(n)) return;
     std::string name = "alu" + std::to_string(counter_++);
     out += pad(depth) + c_type(n.dtype) + " " + name + " = " + value(n) + ";\n";

@@ -5,9 +5,10 @@
 // unsigned arithmetic unless bounds prove they cannot overflow; floor division and modulo use
 // helpers with SPEC's results for a zero divisor and INT32_MIN / -1, unless the divisor is a
 // positive constant and the dividend provably non-negative (then C's / and % agree); f32 to i32
-// casts saturate. f32 constants other than small integers are written as their bits, so no C
-// compiler's decimal parsing is involved. The code declares the few libm functions it calls
-// instead of including headers, which keeps it compilable by libtcc in memory.
+// casts saturate. f32 constants other than small integers are written as hexadecimal literals
+// (NaNs as their bits), so no C compiler's decimal rounding is involved. The code declares the few
+// libm functions it calls instead of including headers, which keeps it compilable by libtcc in
+// memory.
 #pragma once
 
 #include <string>
