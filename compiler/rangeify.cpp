@@ -5,6 +5,7 @@
 #include "compiler/symbolic.h"
 #include "ir/build.h"
 #include "ir/loop.h"
+#include "ir/plant.h"
 
 namespace uopc {
 namespace {
@@ -14,6 +15,13 @@ UOpRef i32(int64_t v) {
 }
 UOpRef zero() {
   return i32(0);
+}
+
+// A different value of the same dtype (pad_fill_nonzero).
+Scalar other_value(Scalar v) {
+  if (v.dtype == DType::Bool) return Scalar::of_bool(!v.as_bool());
+  if (v.dtype == DType::I32) return Scalar::of_i32(v.as_i32() == 0 ? 1 : 0);
+  return Scalar::of_f32(v.as_f32() == 0 ? 1.0f : 0.0f);
 }
 
 std::vector<UOpRef> simplified(std::vector<UOpRef> idx) {
@@ -29,14 +37,27 @@ std::vector<UOpRef> sources_at(const UOp& u, const std::vector<UOpRef>& idx, Low
 
 // Index of x for reshape: ravel in the output shape, unravel in the source shape.
 std::vector<UOpRef> reshape_index(const UOp& u, const std::vector<UOpRef>& idx) {
-  return simplified(unravel(ravel(idx, u.shape), u.src[0]->shape));
+  const Shape& in = u.src[0]->shape;
+  if (planted(Plant::ReshapeSameRankNoop) && in.size() == u.shape.size()) return idx;
+  if (planted(Plant::ReshapeColumnMajor)) {
+    std::vector<UOpRef> r(idx.rbegin(), idx.rend());
+    std::vector<UOpRef> out =
+        unravel(ravel(r, Shape(u.shape.rbegin(), u.shape.rend())), Shape(in.rbegin(), in.rend()));
+    return simplified(std::vector<UOpRef>(out.rbegin(), out.rend()));
+  }
+  std::vector<UOpRef> out = unravel(ravel(idx, u.shape), in);
+  // Simplified now: an index that mentions a loop counter it does not depend on would put a
+  // reduce's accumulator inside that loop (the book's pitfall 2).
+  if (planted(Plant::NoSimplifyAtReshape)) return out;
+  return simplified(out);
 }
 
 std::vector<UOpRef> expand_index(const UOp& u, const std::vector<UOpRef>& idx) {
   const Shape& in = u.src[0]->shape;
   std::vector<UOpRef> out;
+  bool keep = planted(Plant::ExpandReadsIndex);
   for (size_t k = 0; k < in.size(); ++k)
-    out.push_back(in[k] == 1 && u.shape[k] != 1 ? zero() : idx[k]);
+    out.push_back(in[k] == 1 && u.shape[k] != 1 && !keep ? zero() : idx[k]);
   return out;
 }
 
@@ -44,12 +65,15 @@ std::vector<UOpRef> expand_index(const UOp& u, const std::vector<UOpRef>& idx) {
 std::vector<UOpRef> permute_index(const UOp& u, const std::vector<UOpRef>& idx) {
   std::vector<UOpRef> inv(idx.size());
   for (size_t k = 0; k < idx.size(); ++k) inv[u.arg[k]] = idx[k];
+  if (planted(Plant::PermuteInverse))
+    for (size_t k = 0; k < idx.size(); ++k) inv[k] = idx[u.arg[k]];
   return inv;
 }
 
 std::vector<UOpRef> flip_index(const UOp& u, const std::vector<UOpRef>& idx) {
   std::vector<UOpRef> out = idx;
-  for (int64_t a : u.arg) out[a] = simplify(alu(Op::Sub, {i32(u.shape[a] - 1), idx[a]}));
+  int64_t last = planted(Plant::FlipOffByOne) ? 0 : 1;
+  for (int64_t a : u.arg) out[a] = simplify(alu(Op::Sub, {i32(u.shape[a] - last), idx[a]}));
   return out;
 }
 
@@ -58,7 +82,7 @@ UOpRef rangeify_shrink(const UOp& u, const std::vector<UOpRef>& idx, LowerContex
   for (size_t k = 0; k < idx.size(); ++k) {
     UOpRef offset = rangeify(u.src[k + 1], {}, ctx);
     if (offset->op == Op::Const && offset->value.as_i32() == 0) continue;
-    in[k] = simplify(alu(Op::Add, {idx[k], offset}));
+    in[k] = simplify(alu(planted(Plant::ShrinkOffsetSign) ? Op::Sub : Op::Add, {idx[k], offset}));
   }
   return rangeify(u.src[0], in, ctx);
 }
@@ -67,18 +91,22 @@ UOpRef rangeify_shrink(const UOp& u, const std::vector<UOpRef>& idx, LowerContex
 // [0, d) so that even the value where() discards is read inside the buffer.
 UOpRef rangeify_pad(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
   const Shape& in = u.src[0]->shape;
-  UOpRef fill = literal(u.value);
+  UOpRef fill = literal(planted(Plant::PadFillNonzero) ? other_value(u.value) : u.value);
   if (element_count(in) == 0) return fill;
   std::vector<UOpRef> src_idx = idx;
   UOpRef valid;
   for (size_t k = 0; k < in.size(); ++k) {
     int64_t l = u.arg[2 * k], r = u.arg[2 * k + 1];
     if (l == 0 && r == 0) continue;
+    if (planted(Plant::PadSwapSides)) std::swap(l, r);
     UOpRef shifted = simplify(alu(Op::Sub, {idx[k], i32(l)}));
+    int64_t end = planted(Plant::PadMaskOffByOne) ? in[k] + 1 : in[k];
     UOpRef inside =
-        alu(Op::And, {alu(Op::Cmplt, {i32(-1), shifted}), alu(Op::Cmplt, {shifted, i32(in[k])})});
+        alu(Op::And, {alu(Op::Cmplt, {i32(-1), shifted}), alu(Op::Cmplt, {shifted, i32(end)})});
     valid = valid ? alu(Op::And, {valid, inside}) : inside;
-    src_idx[k] = simplify(alu(Op::Min, {alu(Op::Max, {shifted, zero()}), i32(in[k] - 1)}));
+    src_idx[k] = planted(Plant::PadUnguardedLoad)
+                     ? shifted
+                     : simplify(alu(Op::Min, {alu(Op::Max, {shifted, zero()}), i32(in[k] - 1)}));
   }
   UOpRef value = rangeify(u.src[0], src_idx, ctx);
   if (!valid) return value;
@@ -88,10 +116,12 @@ UOpRef rangeify_pad(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& 
 // stack(a0, ..., an)[i, rest] = i < 1 ? a0[rest] : i < 2 ? a1[rest] : ... : an[rest]
 UOpRef rangeify_stack(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
   std::vector<UOpRef> rest(idx.begin() + 1, idx.end());
-  UOpRef out = rangeify(u.src.back(), rest, ctx);
+  bool reversed = planted(Plant::StackOrderReversed);
+  UOpRef out = rangeify(reversed ? u.src.front() : u.src.back(), rest, ctx);
   for (size_t k = u.src.size() - 1; k-- > 0;) {
     UOpRef take = simplify(alu(Op::Cmplt, {idx[0], i32(static_cast<int64_t>(k) + 1)}));
-    out = alu(Op::Where, {take, rangeify(u.src[k], rest, ctx), out});
+    size_t pick = reversed ? u.src.size() - 1 - k : k;
+    out = alu(Op::Where, {take, rangeify(u.src[pick], rest, ctx), out});
   }
   return simplify(out);
 }
@@ -130,13 +160,20 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
   for (const UOpRef& r : open) key.push_back(r.get());
   auto [it, fresh] = ctx.reduce_loops.try_emplace(key);
   if (fresh) {
-    for (int k = 0; k < u->pop(); ++k) {
+    // Row-major: the first popped axis gets the lowest id, which the linearizer puts outside.
+    it->second.resize(static_cast<size_t>(u->pop()));
+    for (int j = 0; j < u->pop(); ++j) {
+      int k = planted(Plant::ReduceColumnMajor) ? u->pop() - 1 - j : j;
       int64_t size = x->shape[k];
-      it->second.push_back(size == 1 ? zero() : range(size, ctx.next_range++, RangeKind::Reduce));
+      it->second[k] = size == 1 ? zero() : range(size, ctx.next_range++, RangeKind::Reduce);
     }
   }
   std::vector<UOpRef> full = it->second;
   full.insert(full.end(), idx.begin(), idx.end());
+  if (planted(Plant::ReduceTrailingAxes)) {
+    full = idx;
+    full.insert(full.end(), it->second.begin(), it->second.end());
+  }
   UOpRef value = rangeify(x, full, ctx);
   std::vector<UOpRef> loops;
   for (const UOpRef& r : it->second)
@@ -167,8 +204,9 @@ std::vector<UOpRef> unravel(const UOpRef& flat, const Shape& shape) {
   std::vector<UOpRef> out(shape.size());
   int64_t stride = 1;
   for (size_t k = shape.size(); k-- > 0;) {
+    int64_t divisor = planted(Plant::UnravelWrongStride) ? stride * shape[k] : stride;
     out[k] =
-        shape[k] == 1 ? zero() : alu(Op::Mod, {alu(Op::Idiv, {flat, i32(stride)}), i32(shape[k])});
+        shape[k] == 1 ? zero() : alu(Op::Mod, {alu(Op::Idiv, {flat, i32(divisor)}), i32(shape[k])});
     stride *= shape[k];
   }
   return out;

@@ -7,6 +7,7 @@
 
 #include "compiler/linearize.h"
 #include "ir/loop.h"
+#include "ir/plant.h"
 #include "ir/program.h"
 
 namespace uopc {
@@ -258,7 +259,8 @@ class KernelRenderer {
         return bin("/");
       case Op::Idiv:
       case Op::Mod: {
-        bool c_agrees = positive_constant(n.src[1]) && n.src[0]->bounds.lo >= 0;
+        bool c_agrees = positive_constant(n.src[1]) &&
+                        (n.src[0]->bounds.lo >= 0 || planted(Plant::FloordivTruncates));
         if (c_agrees) return bin(n.op == Op::Idiv ? "/" : "%");
         return std::string(n.op == Op::Idiv ? "uopc_idiv(" : "uopc_mod(") + s[0] + ", " + s[1] +
                ")";

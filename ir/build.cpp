@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/error.h"
+#include "ir/plant.h"
 
 #include <string>
 
@@ -177,7 +178,8 @@ UOpRef literal(Scalar value) {
 UOpRef stack(const std::vector<UOpRef>& parts) {
   if (parts.empty()) fail(Op::Stack, "needs at least one operand");
   for (size_t i = 1; i < parts.size(); ++i) {
-    if (parts[i]->dtype != parts[0]->dtype || parts[i]->shape != parts[0]->shape)
+    bool checked = !planted(Plant::SkipStaticChecks);
+    if (parts[i]->dtype != parts[0]->dtype || (checked && parts[i]->shape != parts[0]->shape))
       fail(Op::Stack, "operand " + std::to_string(i) + " is " + type_str(parts[i]) +
                           " but operand 0 is " + type_str(parts[0]) +
                           " (all operands need one dtype and one shape)");
@@ -218,7 +220,7 @@ UOpRef reshape(const UOpRef& x, const Shape& requested) {
     *infer = x->numel() / rest;
   }
   check_shape(Op::Reshape, shape);
-  if (element_count(shape) != x->numel())
+  if (element_count(shape) != x->numel() && !planted(Plant::SkipStaticChecks))
     fail(Op::Reshape, "cannot reshape " + type_str(x) + " (" + std::to_string(x->numel()) +
                           " elements) into " + shape_str(shape) + " (" +
                           std::to_string(element_count(shape)) + " elements)");
@@ -230,6 +232,10 @@ UOpRef permute(const UOpRef& x, const std::vector<int64_t>& order) {
   std::sort(sorted.begin(), sorted.end());
   bool ok = order.size() == x->shape.size();
   for (size_t k = 0; ok && k < sorted.size(); ++k) ok = sorted[k] == static_cast<int64_t>(k);
+  if (planted(Plant::SkipStaticChecks))  // only what the shape computation needs
+    ok = order.size() == x->shape.size() && std::all_of(order.begin(), order.end(), [&](int64_t p) {
+           return p >= 0 && p < x->rank();
+         });
   if (!ok)
     fail(Op::Permute, "order " + list_str(order) + " is not a permutation of the " +
                           std::to_string(x->rank()) + " axes of " + type_str(x));
@@ -246,7 +252,7 @@ UOpRef expand(const UOpRef& x, const Shape& shape) {
                            ": the rank must stay " + std::to_string(x->rank()) +
                            " (reshape first to add axes)");
     for (size_t k = 0; k < shape.size(); ++k) {
-      if (x->shape[k] != shape[k] && x->shape[k] != 1)
+      if (x->shape[k] != shape[k] && x->shape[k] != 1 && !planted(Plant::SkipStaticChecks))
         fail(Op::Expand, "cannot expand " + type_str(x) + " to " + shape_str(shape) + ": axis " +
                              std::to_string(k) + " has size " + std::to_string(x->shape[k]) +
                              " (only size-1 axes grow)");
@@ -264,6 +270,7 @@ UOpRef shrink(const UOpRef& x, const std::vector<UOpRef>& offsets, const Shape& 
   check_shape(Op::Shrink, shape);
   for (size_t k = 0; k < shape.size(); ++k) {
     std::string axis = "axis " + std::to_string(k);
+    if (planted(Plant::SkipStaticChecks)) continue;
     if (shape[k] > x->shape[k])
       fail(Op::Shrink, axis + ": size " + std::to_string(shape[k]) + " exceeds the axis size " +
                            std::to_string(x->shape[k]));
@@ -274,7 +281,9 @@ UOpRef shrink(const UOpRef& x, const std::vector<UOpRef>& offsets, const Shape& 
   return make(Op::Shrink, x->dtype, shape, src);
 }
 
-UOpRef pad(const UOpRef& x, const std::vector<int64_t>& pads, Scalar value) {
+UOpRef pad(const UOpRef& x, const std::vector<int64_t>& given, Scalar value) {
+  std::vector<int64_t> pads = given;
+  if (planted(Plant::SkipStaticChecks)) pads.resize(2 * x->shape.size(), 0);
   if (pads.size() != 2 * x->shape.size())
     fail(Op::Pad, "pads has " + std::to_string(pads.size()) + " entries; a rank-" +
                       std::to_string(x->rank()) + " value needs " + std::to_string(2 * x->rank()) +

@@ -83,13 +83,12 @@ TEST(Render, ReshapeRoundTripIsOneLoopWithoutDivision) {
 // A column sum broadcast back over the rows gets its own kernel rather than being recomputed
 // for every row.
 TEST(Render, ColumnSumsAreNotRecomputedPerRow) {
-  CompiledProgram p = compile_program(testing::parse(
+  const char* program =
       "%v0 = buffer 12 dtype=i32\n%v1 = reshape %v0 shape=[3 4]\n%v2 = reduce %v1 op=add pop=1\n"
-      "%v3 = reshape %v2 shape=[1 4]\n%v4 = expand %v3 shape=[3 4]\n%v5 = sub %v1 %v4\n"));
+      "%v3 = reshape %v2 shape=[1 4]\n%v4 = expand %v3 shape=[3 4]\n%v5 = sub %v1 %v4\n";
+  CompiledProgram p = compile_program(testing::parse(program));
   ASSERT_EQ(p.schedule.kernels.size(), 2u) << p.source;
-  std::string sums = kernel_c(
-      "%v0 = buffer 12 dtype=i32\n%v1 = reshape %v0 shape=[3 4]\n%v2 = reduce %v1 op=add pop=1\n"
-      "%v3 = reshape %v2 shape=[1 4]\n%v4 = expand %v3 shape=[3 4]\n%v5 = sub %v1 %v4\n");
+  std::string sums = kernel_c(program);
   EXPECT_EQ(loops_around(sums, "acc0 = 0"), Loops{"ridx0"}) << sums;
 }
 
