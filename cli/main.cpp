@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/fuzz_command.h"
 #include "cli/source.h"
 #include "compiler/engine.h"
 #include "interp/interp.h"
@@ -117,7 +118,8 @@ int run_run(const RunArgs& a) {
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   check_value_sizes(p, o.max_elements);
-  return report(p, run_compiled(p, compile_program(p, a.check_bounds), *backend, o), a.out_dir);
+  return report(p, run_compiled(p, compile_program(p, {a.check_bounds, false}), *backend, o),
+                a.out_dir);
 }
 
 int run_lower(const std::string& path) {
@@ -136,7 +138,7 @@ int run_diff(const RunArgs& a) {
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   InterpResult want = interpret(p, o);
-  InterpResult got = run_compiled(p, compile_program(p, a.check_bounds), *backend, o);
+  InterpResult got = run_compiled(p, compile_program(p, {a.check_bounds, false}), *backend, o);
   int differences = 0;
   for (size_t i = 0; i < want.outputs.size(); ++i) {
     const auto& [s, t] = want.outputs[i];
@@ -205,6 +207,19 @@ int dispatch(int argc, char** argv) {
   run->add_option("--out", ra.out_dir, "also write each output as DIR/NAME.npy");
   run->callback([&] { code = run_run(ra); });
   diff->callback([&] { code = run_diff(ra); });
+
+  FuzzArgs fa;
+  CLI::App* fuzz = app.add_subcommand("fuzz", "generate random programs and check every oracle");
+  fuzz->add_option("--seconds", fa.seconds, "how long to run (default 10)");
+  fuzz->add_option("--seed", fa.seed, "first seed (default: from the clock)");
+  fuzz->add_option("--jobs", fa.jobs, "worker processes (default 1)");
+  fuzz->add_option("--plant", fa.plant, "switch on one planted bug (see --list-plants)");
+  fuzz->add_option("--backend", fa.backend, "tcc (default, in memory) or cc");
+  fuzz->add_option("--max-programs", fa.max_programs, "stop after this many programs");
+  fuzz->add_option("--max-numel", fa.max_numel, "largest value a program may hold (default 256)");
+  fuzz->add_option("--replay", fa.replay, "check the program of one seed and print it");
+  fuzz->add_flag("--list-plants", fa.list_plants, "print the planted bugs, one per line");
+  fuzz->callback([&] { code = run_fuzz(fa); });
 
   CLI::App* lower = app.add_subcommand("lower", "print FILE's kernels as loop programs");
   lower->add_option("FILE", path, "program, or - for standard input")->required();

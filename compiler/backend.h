@@ -18,7 +18,9 @@
 
 namespace uopc {
 
-using KernelFn = void (*)(void** args);
+// args[k] is kernel parameter k; status is a long long[8] block for checks and counters
+// (compiler/render_c.h).
+using KernelFn = void (*)(void** args, long long* status);
 
 class ToolchainError : public std::runtime_error {
  public:

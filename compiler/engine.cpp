@@ -49,11 +49,11 @@ std::vector<unsigned char> input_bytes(const BufferSpec& b, const InterpOptions&
 
 }  // namespace
 
-CompiledProgram compile_program(const Program& p, bool check_bounds) {
+CompiledProgram compile_program(const Program& p, const RenderOptions& options) {
   return with_big_stack([&] {
-    CompiledProgram c{make_schedule(p), render_prelude(), check_bounds};
+    CompiledProgram c{make_schedule(p), render_prelude(), options};
     for (const KernelSpec& k : c.schedule.kernels)
-      c.source += "\n" + render_kernel(k.name, k.sink, {check_bounds});
+      c.source += "\n" + render_kernel(k.name, k.sink, options);
     return c;
   });
 }
@@ -90,9 +90,9 @@ void Executable::run() {
   for (size_t i = 0; i < kernels.size(); ++i) {
     std::vector<void*> args;
     for (int b : kernels[i].args) args.push_back(buffers_[static_cast<size_t>(b)].data());
-    int status[4] = {0, 0, 0, 0};
-    args.push_back(status);
-    kernels_[i](args.data());
+    long long status[8] = {};
+    kernels_[i](args.data(), status);
+    iterations_ += status[4];
     if (status[0])
       throw std::logic_error(kernels[i].name + " accessed parameter " + std::to_string(status[1]) +
                              " at offset " + std::to_string(status[2]) + ", outside [0, " +

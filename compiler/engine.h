@@ -9,6 +9,7 @@
 #include <string>
 
 #include "compiler/backend.h"
+#include "compiler/render_c.h"
 #include "compiler/schedule.h"
 #include "interp/interp.h"
 
@@ -17,12 +18,13 @@ namespace uopc {
 struct CompiledProgram {
   Schedule schedule;
   std::string source;  // prelude and every kernel
-  bool check_bounds = false;
+  RenderOptions options;
 };
 
-// With check_bounds, every load and store is checked against its buffer at run time, and
-// run_compiled throws std::logic_error naming the first bad access (a compiler bug).
-CompiledProgram compile_program(const Program& p, bool check_bounds = false);
+// With options.check_bounds, every load and store is checked against its buffer at run time,
+// and running throws std::logic_error naming the first bad access (a compiler bug); with
+// options.count_iterations, Executable::iterations() counts loop iterations.
+CompiledProgram compile_program(const Program& p, const RenderOptions& options = {});
 
 // The loop program of every kernel, in the book's form, with a header per kernel.
 std::string lowered_text(const CompiledProgram& c);
@@ -35,6 +37,7 @@ class Executable {
              const InterpOptions& options);
   void run();
   InterpResult results() const;
+  int64_t iterations() const { return iterations_; }
 
  private:
   Tensor value(const UOp* node) const;
@@ -44,6 +47,7 @@ class Executable {
   std::vector<std::vector<unsigned char>> buffers_;
   std::unique_ptr<Module> module_;
   std::vector<KernelFn> kernels_;
+  int64_t iterations_ = 0;
 };
 
 InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& backend,

@@ -133,6 +133,16 @@ UOpRef rangeify_index(const UOp& u, const std::vector<UOpRef>& idx, LowerContext
   return rangeify(u.src[0], in, ctx);
 }
 
+// The ranges and every loop around them: the loops a value inside them runs in.
+std::vector<UOpRef> with_enclosing(const std::vector<UOpRef>& ranges, const LowerContext& ctx) {
+  std::vector<UOpRef> out = ranges;
+  for (const UOpRef& r : ranges)
+    if (auto it = ctx.enclosing.find(r.get()); it != ctx.enclosing.end())
+      for (const UOpRef& e : it->second)
+        if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+  return out;
+}
+
 // Whether the output loops among `open` are the outermost k output loops, for some k.
 bool outer_loops_only(const std::vector<UOpRef>& open, const std::vector<UOpRef>& output_loops) {
   size_t k = 0;
@@ -149,11 +159,20 @@ bool outer_loops_only(const std::vector<UOpRef>& open, const std::vector<UOpRef>
 UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
   const UOpRef& x = u->src[0];
   Op fold = u->reduce_op();
+  // Nothing to fold: the identity, without loops that would find no work.
+  for (int k = 0; k < u->pop(); ++k)
+    if (x->shape[static_cast<size_t>(k)] == 0) return literal(reduce_identity(fold, u->dtype));
   std::vector<UOpRef> open = open_ranges(idx, ctx);
   // An accumulator sits in the loops its index is in. If those output loops are not the
   // outermost ones, each loop outside them would compute the whole reduce again (a column sum
-  // broadcast back over the rows); computing it once, in a kernel of its own, avoids that.
-  if (ctx.materialize && !outer_loops_only(open, ctx.output_loops))
+  // broadcast back over the rows); if they run more often than the reduce has elements, some
+  // element is recomputed (a reduce broadcast back through a reshape that merges axes).
+  // Either way, computing it once, in a kernel of its own, avoids the waste.
+  std::vector<UOpRef> around = with_enclosing(open, ctx);
+  int64_t trips = 1;
+  for (const UOpRef& r : around)
+    trips = std::min<int64_t>(trips * range_size(*r), int64_t{1} << 40);
+  if (ctx.materialize && (trips > u->numel() || !outer_loops_only(around, ctx.output_loops)))
     return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));
   // Copies of one reduce at indices inside the same loops share its loops.
   std::vector<const UOp*> key{u.get()};
@@ -166,6 +185,12 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
       int k = planted(Plant::ReduceColumnMajor) ? u->pop() - 1 - j : j;
       int64_t size = x->shape[k];
       it->second[k] = size == 1 ? zero() : range(size, ctx.next_range++, RangeKind::Reduce);
+    }
+    std::vector<UOpRef> outside = around;
+    for (const UOpRef& r : it->second) {
+      if (r->op != Op::Range) continue;
+      ctx.enclosing[r.get()] = outside;
+      outside.push_back(r);
     }
   }
   std::vector<UOpRef> full = it->second;
@@ -307,7 +332,11 @@ UOpRef lower_kernel(const UOpRef& root, const UOpRef& out, LowerContext& ctx) {
     loops.push_back(range(size, ctx.next_range++, RangeKind::Loop));
     idx.push_back(loops.back());
   }
+  // An empty value stores nothing: no loops at all, not even outer ones that find no work.
+  if (element_count(root->shape) == 0) return sink({});
   ctx.output_loops = loops;
+  for (size_t k = 0; k < loops.size(); ++k)
+    ctx.enclosing[loops[k].get()].assign(loops.begin(), loops.begin() + static_cast<ptrdiff_t>(k));
   const UOpRef& value_of = root->op == Op::Stage ? root->src[0] : root;
   UOpRef value = rangeify(value_of, idx, ctx);
   UOpRef st = store(address(out, simplify(ravel(idx, root->shape))), value);

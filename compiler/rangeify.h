@@ -36,6 +36,8 @@ struct LowerContext {
   std::map<std::vector<const UOp*>, UOpRef> memo;                       // {node, idx...} -> value
   std::map<std::vector<const UOp*>, std::vector<UOpRef>> reduce_loops;  // {reduce, open ranges...}
   std::unordered_map<const UOp*, std::vector<UOpRef>> open;             // open ranges below a node
+  // The loops around each loop this kernel made: where it will sit once linearized.
+  std::unordered_map<const UOp*, std::vector<UOpRef>> enclosing;
   std::vector<UOpRef> keep;  // memo keys' nodes stay alive
 };
 

@@ -101,7 +101,7 @@ class KernelRenderer {
     for (const UOp* n : order)
       for (const UOpRef& s : n->src) users_[s.get()].push_back(n);
     note_blocks(top_);
-    std::string out = "void " + name + "(void** args) {\n";
+    std::string out = "void " + name + "(void** args, long long* uopc_status) {\n";
     std::vector<const UOp*> params, allocs;
     for (const UOp* n : order) {
       if (n->op == Op::Param) params.push_back(n);
@@ -114,8 +114,6 @@ class KernelRenderer {
     }
     for (const UOp* a : allocs)
       out += "  " + c_type(a->dtype) + " acc" + std::to_string(a->arg[0]) + ";\n";
-    if (options_.check_bounds)
-      out += "  int* uopc_status = (int*)args[" + std::to_string(params.size()) + "];\n";
     render_block(top_, 1, out);
     return out + "}\n";
   }
@@ -138,6 +136,7 @@ class KernelRenderer {
         std::string r = "ridx" + std::to_string(range_id(*item.loop->range));
         out += pad(depth) + "for (int " + r + " = 0; " + r + " < " +
                std::to_string(range_size(*item.loop->range)) + "; " + r + "++) {\n";
+        if (options_.count_iterations) out += pad(depth + 1) + "uopc_status[4]++;\n";
         render_block(*item.loop, depth + 1, out);
         out += pad(depth) + "}\n";
         continue;
@@ -362,7 +361,7 @@ static inline float uopc_max_f(float a, float b) { return a > b ? a : b; }
 static inline float uopc_min_f(float a, float b) { return a < b ? a : b; }
 static inline int uopc_max_i(int a, int b) { return a > b ? a : b; }
 static inline int uopc_min_i(int a, int b) { return a < b ? a : b; }
-static inline void uopc_oob(int* s, int param, int offset, int size) {
+static inline void uopc_oob(long long* s, int param, int offset, int size) {
   s[0] = 1; s[1] = param; s[2] = offset; s[3] = size;
 }
 )";

@@ -1,5 +1,6 @@
-// The C renderer: a linearized kernel as a C function `void NAME(void** args)`, where args[k]
-// points to kernel parameter k (a flat array of float, int or unsigned char for bool).
+// The C renderer: a linearized kernel as a C function `void NAME(void** args, long long* status)`,
+// where args[k] points to kernel parameter k (a flat array of float, int or unsigned char for
+// bool) and status to a long long[8] block that checks and counters write.
 //
 // The C is free of undefined behaviour for every input: i32 add, sub, mul and neg go through
 // unsigned arithmetic unless bounds prove they cannot overflow; floor division and modulo use
@@ -21,10 +22,11 @@ namespace uopc {
 std::string render_prelude();
 
 struct RenderOptions {
-  // Check every load and store offset against its buffer's size first. The kernel then takes
-  // one more argument, an int[4] status block: on a bad offset it writes {1, param, offset,
-  // size} there and returns.
+  // Check every load and store offset against its buffer's size first: on a bad offset the
+  // kernel writes {1, param, offset, size} into its status block and returns.
   bool check_bounds = false;
+  // Count loop iterations into status[4] (the same status block).
+  bool count_iterations = false;
 };
 
 std::string render_kernel(const std::string& name, const UOpRef& sink,

@@ -20,7 +20,7 @@ namespace {
 // Outputs and assert verdicts of both engines, or "" when they agree.
 std::string disagreement(const Program& p, Backend& backend) {
   InterpResult want = interpret(p, {});
-  InterpResult got = run_compiled(p, compile_program(p, true), backend, {});
+  InterpResult got = run_compiled(p, compile_program(p, {true, false}), backend, {});
   for (size_t k = 0; k < want.outputs.size(); ++k) {
     std::string d = describe_difference(want.outputs[k].second, got.outputs[k].second);
     if (!d.empty()) return want.outputs[k].first->name + ": " + d;
@@ -54,7 +54,7 @@ TEST(Engine, BothBackendsAgreeOnAProgramWithEveryOp) {
 // A kernel that reads one past the end of its input: check-bounds mode must say so.
 TEST(Engine, CheckBoundsCatchesABadAccess) {
   Program p = testing::parse("%x = buffer 4\n%y = neg %x\n");
-  CompiledProgram c = compile_program(p, true);
+  CompiledProgram c = compile_program(p, {true, false});
   UOpRef r = range(4, 0, RangeKind::Loop);
   UOpRef past = alu(Op::Add, {r, literal(Scalar::of_i32(1))});
   UOpRef bad = sink(

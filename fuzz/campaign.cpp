@@ -1,0 +1,41 @@
+#include "fuzz/campaign.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace uopc {
+
+std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen) {
+  RandomChoices choices(seed);
+  Program p = generate(choices, gen);
+  if (auto f = check_program(p, backend)) return f;
+  if (seed % 4 != 0) return std::nullopt;
+  Broken b = break_one_rule(choices, p);
+  if (auto f = check_rejected(b.text, b.rule)) return f;
+  return check_symbolic(choices);
+}
+
+CampaignResult run_campaign(const CampaignOptions& o) {
+  std::unique_ptr<Backend> backend = make_backend(o.backend);
+  if (!backend) throw std::invalid_argument("no backend named " + o.backend);
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  CampaignResult r;
+  while ((o.max_programs < 0 || r.programs < o.max_programs) && elapsed() < o.seconds) {
+    uint64_t seed = o.seed + static_cast<uint64_t>(r.programs);
+    if (o.on_program) o.on_program(seed);
+    std::optional<Failure> f = check_seed(seed, *backend, o.gen);
+    ++r.programs;
+    if (o.progress && r.programs % 256 == 0) o.progress(r.programs);
+    if (f) {
+      r.failure = f;
+      r.failing_seed = seed;
+      break;
+    }
+  }
+  r.seconds = elapsed();
+  return r;
+}
+
+}  // namespace uopc

@@ -1,0 +1,39 @@
+// A campaign: generate programs from consecutive seeds and run every oracle on each, until
+// the time or program budget runs out or an oracle fails. Program k of a campaign with seed S
+// is generated from seed S + k alone, so any failure is replayed with check_seed(S + k).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "fuzz/gen.h"
+#include "fuzz/oracles.h"
+
+namespace uopc {
+
+struct CampaignOptions {
+  double seconds = 10;
+  int64_t max_programs = -1;  // no limit
+  uint64_t seed = 1;
+  std::string backend = "tcc";
+  GenOptions gen;
+  std::function<void(int64_t programs)> progress;  // called every 256 programs
+  std::function<void(uint64_t seed)> on_program;   // called before each program
+};
+
+struct CampaignResult {
+  int64_t programs = 0;
+  double seconds = 0;
+  std::optional<Failure> failure;
+  uint64_t failing_seed = 0;
+};
+
+CampaignResult run_campaign(const CampaignOptions& options);
+
+// Every oracle on the program of one seed (and, for every fourth seed, a rule-breaking
+// variant and a symbolic expression).
+std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen);
+
+}  // namespace uopc

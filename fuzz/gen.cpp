@@ -1,0 +1,437 @@
+#include "fuzz/gen.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "ir/build.h"
+#include "ir/print.h"
+
+namespace uopc {
+namespace {
+
+UOpRef i32(int64_t v) {
+  return literal(Scalar::of_i32(static_cast<int32_t>(v)));
+}
+
+const std::vector<Op> kUnaryF32 = {Op::Neg, Op::Recip, Op::Sqrt, Op::Exp2, Op::Log2, Op::Sin};
+const std::vector<float> kSpecials = {-0.0f, NAN, INFINITY, -INFINITY, 1e8f, -1e8f, 3e9f, 1e-40f};
+
+class Generator {
+ public:
+  Generator(Choices& c, const GenOptions& o) : c_(c), o_(o) {}
+
+  Program run() {
+    p_.file = "generated.uir";
+    add(source());
+    int n = static_cast<int>(c_.range(1, o_.max_statements));
+    for (int i = 0; i < n; ++i) step();
+    return std::move(p_);
+  }
+
+ private:
+  // ---- bookkeeping
+  void add(const UOpRef& node) {
+    if (!node) return;
+    for (size_t i : uses_) p_.statements[i].used = true;
+    uses_.clear();
+    int line = static_cast<int>(p_.statements.size()) + 1;
+    p_.statements.push_back({"%v" + std::to_string(p_.statements.size()), node, line, false});
+  }
+
+  // A value built so far (not an assert), marked as used by the next statement.
+  UOpRef operand() {
+    std::vector<size_t> values;
+    for (size_t i = 0; i < p_.statements.size(); ++i)
+      if (!p_.statements[i].is_assert()) values.push_back(i);
+    // Recent values more often: chains get long.
+    size_t k = c_.coin() ? values.back() : c_.pick(values);
+    uses_.push_back(k);
+    return p_.statements[k].node;
+  }
+
+  // Another value of this dtype and shape, if there is one.
+  UOpRef partner(const UOpRef& x) {
+    std::vector<size_t> same;
+    for (size_t i = 0; i < p_.statements.size(); ++i) {
+      const UOpRef& n = p_.statements[i].node;
+      if (!p_.statements[i].is_assert() && n->dtype == x->dtype && n->shape == x->shape)
+        same.push_back(i);
+    }
+    if (same.empty()) return nullptr;
+    size_t k = c_.pick(same);
+    uses_.push_back(k);
+    return p_.statements[k].node;
+  }
+
+  // ---- values and shapes
+  DType dtype() { return static_cast<DType>(c_.range(0, 2)); }
+
+  Scalar value(DType d, int64_t k) {
+    switch (d) {
+      case DType::Bool:
+        return Scalar::of_bool(c_.coin());
+      case DType::I32:
+        if (c_.one_in(8))
+          return Scalar::of_i32(c_.coin() ? INT32_MIN + static_cast<int32_t>(k)
+                                          : INT32_MAX - static_cast<int32_t>(k));
+        return Scalar::of_i32(static_cast<int32_t>(k * 7 - 20));
+      case DType::F32:
+        if (c_.one_in(5)) return Scalar::of_f32(c_.pick(kSpecials));
+        return Scalar::of_f32(static_cast<float>(k) * 0.75f - 3.0f);
+    }
+    return {};
+  }
+
+  Shape shape_of(int64_t budget) {
+    int rank = static_cast<int>(c_.range(0, 5));
+    Shape s;
+    int64_t n = 1;
+    for (int k = 0; k < rank; ++k) {
+      int64_t d = c_.one_in(20) ? 0 : c_.range(1, 5);
+      if (d > 0 && n * d > budget) d = 1;
+      s.push_back(d);
+      n *= std::max<int64_t>(d, 1);
+    }
+    return s;
+  }
+
+  // A shape with `numel` elements and rank 0 to 5, splitting and merging factors.
+  Shape factor(int64_t numel) {
+    int rank = static_cast<int>(c_.range(0, 5));
+    if (numel == 0) {
+      Shape s(static_cast<size_t>(std::max(rank, 1)), 0);
+      for (int64_t& d : s) d = c_.range(0, 3);
+      s[static_cast<size_t>(c_.range(0, static_cast<int64_t>(s.size()) - 1))] = 0;
+      return s;
+    }
+    Shape s;
+    int64_t left = numel;
+    for (int k = 0; k + 1 < rank; ++k) {
+      std::vector<int64_t> divisors;
+      for (int64_t d = 1; d <= left && d <= 64; ++d)
+        if (left % d == 0) divisors.push_back(d);
+      int64_t d = c_.pick(divisors);
+      s.push_back(d);
+      left /= d;
+    }
+    if (rank > 0 || left != 1) s.push_back(left);
+    return s;
+  }
+
+  // ---- sources
+  UOpRef source() {
+    Shape s = shape_of(o_.max_numel);
+    int64_t n = element_count(s);
+    UOpRef flat;
+    if (c_.coin() || n > 24) {
+      flat = buffer(n, dtype(), buffers_++);
+    } else {
+      DType d = dtype();
+      std::vector<UOpRef> parts;
+      for (int64_t k = 0; k < std::max<int64_t>(n, 1); ++k) parts.push_back(literal(value(d, k)));
+      flat = stack(parts);
+    }
+    if (flat->numel() != n) return flat;
+    add(flat);
+    uses_.push_back(p_.statements.size() - 1);
+    return reshape(flat, s);
+  }
+
+  // A rank-0 i32 value in [0, c - 1] that only interval analysis knows is in range.
+  UOpRef computed_offset(int64_t c) {
+    if (c <= 1 || c_.coin()) return i32(c <= 1 ? 0 : c_.range(0, c - 1));
+    UOpRef data = index(buffer(4, DType::I32, 1000 + c_.range(0, 3)), {i32(c_.range(0, 3))});
+    switch (c_.range(0, 2)) {
+      case 0:
+        return alu(Op::Mod, {data, i32(c)});
+      case 1:
+        return alu(Op::Min, {alu(Op::Max, {data, i32(0)}), i32(c - 1)});
+      default: {
+        UOpRef flag = cast(alu(Op::Cmplt, {data, i32(0)}), DType::I32);
+        return alu(Op::Mul, {flag, i32(c - 1)});
+      }
+    }
+  }
+
+  void step() {
+    if (c_.one_in(8)) return add(source());
+    UOpRef x = operand();
+    UOpRef y = transform(x);
+    if (!y || y->numel() > o_.max_numel) {
+      uses_.clear();
+      return;
+    }
+    add(y);
+  }
+
+  UOpRef transform(const UOpRef& x) {
+    switch (c_.range(0, 18)) {
+      case 0:
+      case 1:
+        return reshape(x, factor(x->numel()));
+      case 2:
+        return permute_random(x);
+      case 3:
+        return expand_random(x);
+      case 4:
+      case 5:
+        return shrink_random(x);
+      case 6:
+        return pad_random(x);
+      case 7:
+        return flip_random(x);
+      case 8:
+        return stack_random(x);
+      case 9:
+        return index_random(x);
+      case 10:
+      case 11:
+        return reduce_random(x);
+      case 12:
+        return softmax_like(x);
+      case 13:
+        return unary(x);
+      case 14:
+      case 15:
+        return binary(x);
+      case 16:
+        return where_random(x);
+      case 17:
+        return c_.coin() ? cast(x, dtype()) : stage(x);
+      default:
+        return assert_random(x);
+    }
+  }
+
+  UOpRef permute_random(const UOpRef& x) {
+    std::vector<int64_t> order(static_cast<size_t>(x->rank()));
+    std::iota(order.begin(), order.end(), 0);
+    for (size_t k = order.size(); k > 1; --k)
+      std::swap(order[k - 1], order[static_cast<size_t>(c_.range(0, static_cast<int64_t>(k) - 1))]);
+    return permute(x, order);
+  }
+
+  UOpRef expand_random(const UOpRef& x) {
+    if (x->rank() == 0) return expand(x, factor(c_.range(1, 6)));
+    Shape s = x->shape;
+    if (std::find(s.begin(), s.end(), 1) == s.end()) {
+      if (x->rank() >= 5) return nullptr;
+      s.insert(s.begin() + c_.range(0, x->rank()), 1);
+      return expand(reshape(x, s), grow(s));
+    }
+    return expand(x, grow(s));
+  }
+
+  Shape grow(Shape s) {
+    for (int64_t& d : s)
+      if (d == 1 && c_.coin()) d = c_.range(0, 4);
+    return s;
+  }
+
+  UOpRef shrink_random(const UOpRef& x) {
+    std::vector<UOpRef> offsets;
+    Shape s;
+    for (int64_t d : x->shape) {
+      int64_t size = c_.range(0, d);
+      offsets.push_back(computed_offset(d - size + 1));
+      s.push_back(size);
+    }
+    return shrink(x, offsets, s);
+  }
+
+  UOpRef pad_random(const UOpRef& x) {
+    std::vector<int64_t> pads;
+    for (int k = 0; k < 2 * x->rank(); ++k) pads.push_back(c_.one_in(3) ? c_.range(0, 3) : 0);
+    return c_.coin() ? pad(x, pads) : pad(x, pads, value(x->dtype, 99));
+  }
+
+  UOpRef flip_random(const UOpRef& x) {
+    std::vector<int64_t> axes;
+    for (int k = 0; k < x->rank(); ++k)
+      if (c_.coin()) axes.push_back(k);
+    return flip(x, axes);
+  }
+
+  UOpRef stack_random(const UOpRef& x) {
+    std::vector<UOpRef> parts{x};
+    int n = static_cast<int>(c_.range(1, 3));
+    for (int k = 0; k < n; ++k) {
+      UOpRef other = partner(x);
+      parts.push_back(other ? other : x);
+    }
+    return stack(parts);
+  }
+
+  UOpRef index_random(const UOpRef& x) {
+    std::vector<UOpRef> idx;
+    for (int k = 0; k < x->rank() && c_.coin(); ++k) {
+      if (x->shape[static_cast<size_t>(k)] == 0) break;
+      idx.push_back(computed_offset(x->shape[static_cast<size_t>(k)]));
+    }
+    return index(x, idx);
+  }
+
+  Op fold_for(DType d) {
+    Op f = c_.pick(std::vector<Op>{Op::Add, Op::Mul, Op::Max, Op::Min});
+    if (d == DType::Bool && (f == Op::Add || f == Op::Mul)) f = c_.coin() ? Op::Max : Op::Min;
+    return f;
+  }
+
+  UOpRef reduce_random(const UOpRef& x) {
+    int pop = static_cast<int>(c_.range(0, x->rank()));
+    UOpRef r = reduce(x, fold_for(x->dtype), pop);
+    if (pop == 0 || !c_.coin() || x->dtype == DType::Bool) return r;
+    // Broadcast back over the popped axes and combine with x.
+    Shape ones = x->shape;
+    for (int k = 0; k < pop; ++k) ones[static_cast<size_t>(k)] = 1;
+    UOpRef back = expand(reshape(r, ones), x->shape);
+    return alu(c_.coin() ? Op::Sub : Op::Max, {x, back});
+  }
+
+  // Rows reduced over their trailing axis, broadcast back, through a flatten/unflatten.
+  UOpRef softmax_like(const UOpRef& x) {
+    if (x->rank() != 2 || x->dtype == DType::Bool) return reduce_random(x);
+    int64_t a = x->shape[0], b = x->shape[1];
+    UOpRef m = reduce(permute(x, {1, 0}), c_.coin() ? Op::Max : Op::Add, 1);
+    UOpRef d = alu(Op::Sub, {x, expand(reshape(m, {a, 1}), {a, b})});
+    if (x->dtype == DType::F32 && c_.coin()) d = alu(Op::Exp2, {d});
+    return reshape(reshape(d, {a * b}), {a, b});
+  }
+
+  UOpRef unary(const UOpRef& x) {
+    switch (x->dtype) {
+      case DType::Bool:
+        return alu(Op::Not, {x});
+      case DType::I32:
+        return alu(Op::Neg, {x});
+      case DType::F32:
+        return alu(c_.pick(kUnaryF32), {x});
+    }
+    return nullptr;
+  }
+
+  UOpRef binary(const UOpRef& x) {
+    std::vector<Op> ops{Op::Max, Op::Min, Op::Cmplt, Op::Cmpeq, Op::Cmpne};
+    if (x->dtype != DType::Bool) ops.insert(ops.end(), {Op::Add, Op::Sub, Op::Mul});
+    if (x->dtype == DType::F32) ops.push_back(Op::Div);
+    if (x->dtype == DType::I32) ops.insert(ops.end(), {Op::Idiv, Op::Mod});
+    if (x->dtype != DType::F32) ops.insert(ops.end(), {Op::And, Op::Or, Op::Xor});
+    Op op = c_.pick(ops);
+    UOpRef other = c_.coin() ? partner(x) : nullptr;
+    if (!other) other = literal(value(x->dtype, c_.range(-3, 40)));
+    std::vector<UOpRef> v =
+        c_.coin() ? std::vector<UOpRef>{x, other} : std::vector<UOpRef>{other, x};
+    return alu(op, broadcast(v));
+  }
+
+  UOpRef where_random(const UOpRef& x) {
+    UOpRef cond =
+        x->dtype == DType::Bool ? x : alu(Op::Cmplt, broadcast({x, literal(value(x->dtype, 3))}));
+    UOpRef other = partner(x);
+    if (!other) other = literal(value(x->dtype, 5));
+    return alu(Op::Where, broadcast({cond, x, other}));
+  }
+
+  // x against a rewrite of x that must be equal: a check inside the program.
+  UOpRef assert_random(const UOpRef& x) {
+    UOpRef y = x;
+    switch (c_.range(0, 3)) {
+      case 0: {
+        std::vector<int64_t> axes;
+        for (int k = 0; k < x->rank(); ++k)
+          if (c_.coin()) axes.push_back(k);
+        y = flip(flip(x, axes), axes);
+        break;
+      }
+      case 1:
+        y = reshape(reshape(x, factor(x->numel())), x->shape);
+        break;
+      case 2: {
+        std::vector<int64_t> pads(static_cast<size_t>(2 * x->rank()), 1);
+        std::vector<UOpRef> offsets(static_cast<size_t>(x->rank()), i32(1));
+        y = shrink(pad(x, pads), offsets, x->shape);
+        break;
+      }
+      default:
+        break;
+    }
+    return assert_equal(x, y);
+  }
+
+  Choices& c_;
+  GenOptions o_;
+  Program p_;
+  std::vector<size_t> uses_;
+  int64_t buffers_ = 0;
+};
+
+std::string dims(const Shape& s) {
+  return shape_str(s);
+}
+
+}  // namespace
+
+Program generate(Choices& choices, const GenOptions& options) {
+  return Generator(choices, options).run();
+}
+
+Broken break_one_rule(Choices& c, const Program& valid) {
+  std::vector<const Statement*> values;
+  for (const Statement& s : valid.statements)
+    if (!s.is_assert()) values.push_back(&s);
+  const Statement& v = *c.pick(values);
+  const UOp& x = *v.node;
+  std::string name = v.name, out = "%broken = ";
+  int r = x.rank();
+  std::vector<std::pair<std::string, std::string>> options;  // rule, statement
+  options.push_back({"reshape element count",
+                     "reshape " + name + " shape=[" + std::to_string(x.numel() + 1) + "]"});
+  options.push_back({"reduce pop", "reduce " + name + " op=max pop=" + std::to_string(r + 1)});
+  options.push_back(
+      {"pad length", "pad " + name + " pads=" + dims(Shape(static_cast<size_t>(2 * r + 1), 1))});
+  options.push_back(
+      {"dtype", std::string(x.dtype == DType::I32 ? "add " : "idiv ") + name + " 1.5"});
+  if (r >= 2)
+    options.push_back(
+        {"permutation", "permute " + name + " order=" + dims(Shape(static_cast<size_t>(r), 0))});
+  options.push_back({"permutation length", "permute " + name + " order=" + dims([&] {
+                                             Shape o(static_cast<size_t>(r + 1));
+                                             std::iota(o.begin(), o.end(), 0);
+                                             return o;
+                                           }())});
+  if (r >= 1) options.push_back({"flip axes", "flip " + name + " axes=[0 0]"});
+  options.push_back({"flip axis range", "flip " + name + " axes=[" + std::to_string(r) + "]"});
+  if (r >= 1) {
+    Shape s = x.shape;
+    std::string offsets;
+    for (int k = 0; k < r; ++k) offsets += k == 0 ? " " + std::to_string(s[0] + 1) : " 0";
+    options.push_back({"shrink bounds", "shrink " + name + offsets + " shape=" + dims(s)});
+    Shape big = x.shape;
+    size_t k = static_cast<size_t>(c.range(0, r - 1));
+    if (big[k] != 1) {
+      big[k] += 1;
+      options.push_back({"expand", "expand " + name + " shape=" + dims(big)});
+    }
+    options.push_back({"index range", "index " + name + " " + std::to_string(x.shape[0])});
+    options.push_back({"shrink provability", "shrink " + name + [&] {
+                         std::string o = " %broken_offset";
+                         for (int a = 1; a < r; ++a) o += " 0";
+                         return o;
+                       }() + " shape=" + dims(x.shape)});
+  }
+  options.push_back({"stack shapes", "stack " + name + " %broken_other"});
+  auto [rule, statement] = c.pick(options);
+  std::string text = print_program(valid);
+  if (statement.find("%broken_offset") != std::string::npos)
+    text += "%broken_data = buffer 4 dtype=i32 slot=999\n%broken_offset = index %broken_data 0\n";
+  if (statement.find("%broken_other") != std::string::npos) {
+    Shape other = x.shape;
+    other.push_back(2);
+    text += "%broken_other = expand " + format_literal(Scalar::zero(x.dtype)) +
+            " shape=" + dims(other) + "\n";
+  }
+  return {text + out + statement + "\n", rule};
+}
+
+}  // namespace uopc

@@ -1,0 +1,37 @@
+// The program generator: random well-typed .uir programs over all of SPEC, from a choice
+// source (fuzz/choices.h).
+//
+// A program grows statement by statement from sources (buffers of every dtype, stacks of
+// distinct literals, including extremes like NaN, -0, INT32_MIN and magnitudes that make
+// float addition order visible) through movement chains of rank 0 to 5 (reshapes that split
+// and merge axes, permutes, expands, shrinks with literal or computed offsets, pads with and
+// without a value, flips), stacks, indexes, reduces of every op and pop (some broadcast back
+// as in softmax, some through a flatten/unflatten round trip), elementwise ops with
+// broadcasting, casts, wheres, stages and asserts of values against equal rewrites of
+// themselves. Operands are drawn from everything built so far, so programs are DAGs, and
+// every value stays within max_numel elements.
+#pragma once
+
+#include <string>
+
+#include "fuzz/choices.h"
+#include "ir/program.h"
+
+namespace uopc {
+
+struct GenOptions {
+  int max_statements = 10;
+  int64_t max_numel = 256;  // at most 4096 is sensible; larger is allowed
+};
+
+Program generate(Choices& choices, const GenOptions& options = {});
+
+// A program that breaks exactly one type rule: `valid` printed, plus one bad statement.
+// `rule` says which rule it breaks, for messages.
+struct Broken {
+  std::string text;
+  std::string rule;
+};
+Broken break_one_rule(Choices& choices, const Program& valid);
+
+}  // namespace uopc

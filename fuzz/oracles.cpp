@@ -1,0 +1,224 @@
+#include "fuzz/oracles.h"
+
+#include <functional>
+
+#include "compiler/engine.h"
+#include "compiler/symbolic.h"
+#include "interp/interp.h"
+#include "ir/build.h"
+#include "ir/composite.h"
+#include "ir/error.h"
+#include "ir/eval_scalar.h"
+#include "ir/loop.h"
+#include "ir/parse.h"
+#include "ir/print.h"
+
+namespace uopc {
+namespace {
+
+// The first way two results differ, or "".
+std::string compare(const InterpResult& want, const InterpResult& got, const std::string& what) {
+  for (size_t k = 0; k < want.outputs.size() && k < got.outputs.size(); ++k) {
+    std::string d = describe_difference(want.outputs[k].second, got.outputs[k].second);
+    if (!d.empty()) return want.outputs[k].first->name + ": " + d + " (interp vs " + what + ")";
+  }
+  std::vector<std::string> a, b;
+  for (const AssertFailure& f : want.failures) a.push_back(f.statement->name);
+  for (const AssertFailure& f : got.failures) b.push_back(f.statement->name);
+  if (a != b) return "the asserts that fail differ (interp vs " + what + ")";
+  return "";
+}
+
+// Runs `check`, turning any exception into a failure of `oracle`: an engine that throws on a
+// well-typed program is as wrong as one that computes the wrong numbers.
+std::optional<Failure> guarded(const std::string& oracle, const Program& p,
+                               const std::function<std::optional<Failure>()>& check) {
+  try {
+    return check();
+  } catch (const std::exception& e) {
+    return Failure{oracle, std::string("threw: ") + e.what(), print_program(p)};
+  }
+}
+
+// p with every pad and flip replaced by its composite, same statements and names.
+Program with_composites(const Program& p) {
+  std::unordered_map<const UOp*, UOpRef> memo;
+  std::vector<UOpRef> roots;
+  for (const Statement& s : p.statements) roots.push_back(s.node);
+  for (const UOp* n : topo_order(roots)) {
+    std::vector<UOpRef> src;
+    for (const UOpRef& s : n->src) src.push_back(memo.at(s.get()));
+    UOpRef out;
+    if (n->op == Op::Pad)
+      out = composite_pad(src[0], n->arg, n->value);
+    else if (n->op == Op::Flip)
+      out = composite_flip(src[0], n->arg);
+    else
+      out = with_sources(*n, src);
+    memo.emplace(n, out);
+  }
+  Program q = p;
+  for (Statement& s : q.statements) s.node = memo.at(s.node.get());
+  return q;
+}
+
+bool has_pad_or_flip(const Program& p) {
+  for (const UOp* n : topo_order(p.roots()))
+    if (n->op == Op::Pad || (n->op == Op::Flip && !n->arg.empty())) return true;
+  return false;
+}
+
+}  // namespace
+
+int64_t interpreter_work(const Program& p) {
+  int64_t work = 0;
+  for (const UOp* n : topo_order(p.roots())) {
+    work += n->numel();
+    if (n->op == Op::Reduce) work += n->src[0]->numel();
+  }
+  return work;
+}
+
+std::optional<Failure> check_engines(const Program& p, Backend& backend) {
+  return guarded("engines", p, [&]() -> std::optional<Failure> {
+    InterpResult want = interpret(p, {});
+    CompiledProgram c = compile_program(p, {true, true});
+    Executable e(p, c, backend, {});
+    e.run();
+    std::string d = compare(want, e.results(), "compiled");
+    if (!d.empty()) return Failure{"engines", d, print_program(p)};
+    // Each kernel computes its value once and may recompute the reduces it reads; a loop
+    // nest that redoes a reduce per element of an unrelated loop costs a factor of that loop.
+    int64_t outputs = 0, reduces = 0;
+    for (const KernelSpec& k : c.schedule.kernels) outputs += k.root->numel();
+    for (const UOp* n : topo_order(p.roots()))
+      if (n->op == Op::Reduce) reduces += n->src[0]->numel();
+    // Nested loops over axes of size >= 2 run at most twice their innermost count.
+    int64_t bound = 3 * (outputs + static_cast<int64_t>(c.schedule.kernels.size()) * reduces) + 64;
+    if (e.iterations() > bound)
+      return Failure{"cost",
+                     "the kernels ran " + std::to_string(e.iterations()) +
+                         " loop iterations; the work needs at most " + std::to_string(bound),
+                     print_program(p)};
+    return std::nullopt;
+  });
+}
+
+std::optional<Failure> check_composites(const Program& p, Backend& backend) {
+  if (!has_pad_or_flip(p)) return std::nullopt;
+  return guarded("composites", p, [&]() -> std::optional<Failure> {
+    Program q = with_composites(p);
+    InterpResult want = interpret(p, {});
+    std::string d = compare(want, interpret(q, {}), "interp of the composites");
+    if (d.empty())
+      d = compare(want, run_compiled(q, compile_program(q), backend, {}), "compiled composites");
+    if (!d.empty()) return Failure{"composites", d, print_program(p)};
+    return std::nullopt;
+  });
+}
+
+std::optional<Failure> check_roundtrip(const Program& p) {
+  std::string text = print_program(p);
+  try {
+    Program q = parse_program(text, "printed.uir");
+    if (!same_graph(p, q)) return Failure{"roundtrip", "parse(print(p)) is another graph", text};
+    if (print_program(q) != text) return Failure{"roundtrip", "printing is not a fixpoint", text};
+  } catch (const std::exception& e) {
+    return Failure{"roundtrip", std::string("the printed program does not parse: ") + e.what(),
+                   text};
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> check_rejected(const std::string& text, const std::string& rule) {
+  try {
+    parse_program(text, "broken.uir");
+  } catch (const UserError& e) {
+    if (std::string(e.what()).rfind("broken.uir:", 0) == 0) return std::nullopt;
+    return Failure{"rejection", std::string("the error is not located: ") + e.what(), text};
+  } catch (const std::exception& e) {
+    return Failure{"rejection", std::string("crashed instead of refusing: ") + e.what(), text};
+  }
+  return Failure{"rejection", "accepted a program that breaks the " + rule + " rule", text};
+}
+
+namespace {
+
+Scalar eval(const UOpRef& e, const std::vector<std::pair<const UOp*, int32_t>>& at) {
+  if (e->op == Op::Const) return e->value;
+  if (e->op == Op::Range) {
+    for (const auto& [r, v] : at)
+      if (r == e.get()) return Scalar::of_i32(v);
+  }
+  std::vector<Scalar> args;
+  for (const UOpRef& s : e->src) args.push_back(eval(s, at));
+  return *eval_scalar(e->op, e->dtype, args);
+}
+
+UOpRef random_expr(Choices& c, const std::vector<UOpRef>& vars, int depth) {
+  auto lit = [](int64_t v) { return literal(Scalar::of_i32(static_cast<int32_t>(v))); };
+  int choice = static_cast<int>(c.range(0, depth <= 0 ? 2 : 11));
+  if (choice == 0) return c.pick(vars);
+  if (choice == 1) return lit(c.range(-20, 20));
+  if (choice == 2)
+    return lit(c.pick(std::vector<int64_t>{INT32_MIN, INT32_MAX, 0, 1, -1, 1 << 30}));
+  UOpRef a = random_expr(c, vars, depth - 1), b = random_expr(c, vars, depth - 1);
+  switch (choice) {
+    case 3:
+      return alu(Op::Add, {a, b});
+    case 4:
+      return alu(Op::Sub, {a, b});
+    case 5:
+      return alu(Op::Mul, {a, c.coin() ? b : lit(c.range(-5, 16))});
+    case 6:
+      return alu(Op::Idiv, {a, c.coin() ? b : lit(c.range(-3, 16))});
+    case 7:
+      return alu(Op::Mod, {a, c.coin() ? b : lit(c.range(-3, 16))});
+    case 8:
+      return alu(c.coin() ? Op::Max : Op::Min, {a, b});
+    case 9:
+      return alu(Op::Where,
+                 {alu(c.pick(std::vector<Op>{Op::Cmplt, Op::Cmpeq, Op::Cmpne}), {a, b}), a, b});
+    case 10:
+      return alu(Op::Neg, {a});
+    default:
+      return alu(Op::Mul, {alu(Op::Add, {a, b}), lit(c.range(-4, 8))});
+  }
+}
+
+}  // namespace
+
+std::optional<Failure> check_symbolic(Choices& c) {
+  std::vector<UOpRef> vars;
+  int n = static_cast<int>(c.range(1, 3));
+  for (int v = 0; v < n; ++v) vars.push_back(range(c.range(1, 6), 100 + v, RangeKind::Loop));
+  UOpRef e = random_expr(c, vars, static_cast<int>(c.range(1, 4)));
+  UOpRef s = simplify(e);
+  std::string text = expr_str(e) + "  ->  " + expr_str(s);
+  std::vector<std::pair<const UOp*, int32_t>> at;
+  for (const UOpRef& v : vars) at.emplace_back(v.get(), 0);
+  for (;;) {
+    int32_t want = eval(e, at).as_i32(), got = eval(s, at).as_i32();
+    std::string point;
+    for (const auto& [r, v] : at)
+      point += " r" + std::to_string(range_id(*r)) + "=" + std::to_string(v);
+    if (want != got)
+      return Failure{"symbolic",
+                     "at" + point + ": " + std::to_string(want) + " became " + std::to_string(got),
+                     text};
+    if (want < e->bounds.lo || want > e->bounds.hi || got < s->bounds.lo || got > s->bounds.hi)
+      return Failure{"symbolic", "at" + point + ": a value lies outside its bounds", text};
+    size_t k = 0;
+    while (k < at.size() && ++at[k].second == range_size(*at[k].first)) at[k++].second = 0;
+    if (k == at.size()) break;
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> check_program(const Program& p, Backend& backend) {
+  if (auto f = check_engines(p, backend)) return f;
+  if (auto f = check_roundtrip(p)) return f;
+  return check_composites(p, backend);
+}
+
+}  // namespace uopc

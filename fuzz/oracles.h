@@ -1,0 +1,44 @@
+// The oracles: each says whether one program (or expression) is handled correctly, as a plain
+// function returning the failure it found, if any. Tests, campaigns and the command line all
+// call these.
+//
+//   engines     interpreter and compiled engine agree bit for bit on every output and assert
+//               (all NaNs equal), with every load and store bounds-checked (memory safety)
+//   cost        the compiled kernels run at most a small multiple of the loop iterations the
+//               work needs, so a reduce recomputed inside an unrelated loop is a failure
+//   composites  pad and flip rebuilt from stack, reshape, shrink (ir/composite.h) equal the
+//               primitive ops, in both engines
+//   roundtrip   parse(print(p)) is p
+//   rejection   a program breaking one type rule is refused with a located error
+//   symbolic    a random integer expression keeps its value at every point after
+//               simplification, and every value lies in its interval bounds
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "compiler/backend.h"
+#include "fuzz/choices.h"
+#include "ir/program.h"
+
+namespace uopc {
+
+struct Failure {
+  std::string oracle;
+  std::string detail;
+  std::string program;  // the program, printed (or the expression)
+};
+
+std::optional<Failure> check_engines(const Program& p, Backend& backend);
+std::optional<Failure> check_composites(const Program& p, Backend& backend);
+std::optional<Failure> check_roundtrip(const Program& p);
+std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
+std::optional<Failure> check_symbolic(Choices& choices);
+
+// engines (with cost and memory), roundtrip and composites, in that order.
+std::optional<Failure> check_program(const Program& p, Backend& backend);
+
+// The interpreter's work for p: elements of every value plus every reduce's input elements.
+int64_t interpreter_work(const Program& p);
+
+}  // namespace uopc
