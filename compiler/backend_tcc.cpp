@@ -64,6 +64,7 @@ class TccBackend : public Backend {
     tcc_set_error_func(s, &errors, collect_error);
     tcc_set_lib_path(s, kTccLibPath);
     tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
+    tcc_set_options(s, "-nostdlib");
     tcc_add_symbol(s, "exp2f", reinterpret_cast<const void*>(&f_exp2));
     tcc_add_symbol(s, "log2f", reinterpret_cast<const void*>(&f_log2));
     tcc_add_symbol(s, "sinf", reinterpret_cast<const void*>(&f_sin));

@@ -15,8 +15,10 @@
 
 namespace uopc {
 
+// `small` lets a caller who knows the work is shallow skip the thread.
 template <class F>
-auto with_big_stack(F&& f) -> std::invoke_result_t<F> {
+auto with_big_stack(F&& f, bool small = false) -> std::invoke_result_t<F> {
+  if (small) return f();
   using R = std::invoke_result_t<F>;
   struct Job {
     F* f;

@@ -49,13 +49,24 @@ std::vector<unsigned char> input_bytes(const BufferSpec& b, const InterpOptions&
 
 }  // namespace
 
+// Graphs of a few thousand nodes recurse a few thousand frames deep at most.
+bool shallow(const Program& p) {
+  size_t nodes = 0;
+  for (const Statement& s : p.statements) nodes += 1 + s.node->src.size();
+  return nodes < 2000;
+}
+
 CompiledProgram compile_program(const Program& p, const RenderOptions& options) {
-  return with_big_stack([&] {
-    CompiledProgram c{make_schedule(p), render_prelude(), options};
-    for (const KernelSpec& k : c.schedule.kernels)
-      c.source += "\n" + render_kernel(k.name, k.sink, options);
-    return c;
-  });
+  return with_big_stack(
+      [&] {
+        CompiledProgram c{make_schedule(p), "", options};
+        std::string kernels;
+        for (const KernelSpec& k : c.schedule.kernels)
+          kernels += "\n" + render_kernel(k.name, k.sink, options);
+        c.source = render_prelude(kernels) + kernels;
+        return c;
+      },
+      shallow(p));
 }
 
 std::string lowered_text(const CompiledProgram& c) {

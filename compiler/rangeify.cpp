@@ -168,7 +168,9 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
   // broadcast back over the rows); if they run more often than the reduce has elements, some
   // element is recomputed (a reduce broadcast back through a reshape that merges axes).
   // Either way, computing it once, in a kernel of its own, avoids the waste.
-  std::vector<UOpRef> around = with_enclosing(open, ctx);
+  // Decided on the simplified index, whatever the index is: the placement below follows the
+  // index as given, so an index left unsimplified shows as wasted work, not as a new kernel.
+  std::vector<UOpRef> around = with_enclosing(open_ranges(simplified(idx), ctx), ctx);
   int64_t trips = 1;
   for (const UOpRef& r : around)
     trips = std::min<int64_t>(trips * range_size(*r), int64_t{1} << 40);

@@ -18,8 +18,8 @@
 
 namespace uopc {
 
-// Helpers and declarations every kernel uses; emitted once per translation unit.
-std::string render_prelude();
+// The helpers and declarations `kernels` (rendered C) use, to put before them.
+std::string render_prelude(const std::string& kernels);
 
 struct RenderOptions {
   // Check every load and store offset against its buffer's size first: on a bad offset the

@@ -388,6 +388,8 @@ const RuleSet& symbolic_rules() {
 }
 
 UOpRef simplify(const UOpRef& node) {
+  // Loop counters and constants are already as simple as they get; they are most indices.
+  if (node->op == Op::Range || node->op == Op::Const) return node;
   return rewrite(node, symbolic_rules()).root;
 }
 

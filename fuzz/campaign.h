@@ -32,8 +32,9 @@ struct CampaignResult {
 
 CampaignResult run_campaign(const CampaignOptions& options);
 
-// Every oracle on the program of one seed (and, for every fourth seed, a rule-breaking
-// variant and a symbolic expression).
+// The oracles on the program of one seed: engines (with memory and cost) and round trip
+// always; for every fourth seed also the composites (through the compiled engine for every
+// sixteenth), a rule-breaking variant and a symbolic expression.
 std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen);
 
 }  // namespace uopc

@@ -289,10 +289,16 @@ class Generator {
     return alu(c_.coin() ? Op::Sub : Op::Max, {x, back});
   }
 
-  // Rows reduced over their trailing axis, broadcast back, through a flatten/unflatten.
-  UOpRef softmax_like(const UOpRef& x) {
-    if (x->rank() != 2 || x->dtype == DType::Bool) return reduce_random(x);
-    int64_t a = x->shape[0], b = x->shape[1];
+  // Rows reduced over their trailing axis, broadcast back, through a flatten/unflatten: rows
+  // of 8 or more, so a reduce recomputed per element shows in the loop count.
+  UOpRef softmax_like(const UOpRef& x0) {
+    if (x0->dtype == DType::Bool || x0->numel() < 8) return reduce_random(x0);
+    int64_t n = x0->numel(), b = 1;
+    for (int64_t d = 8; d <= 64 && d <= n; ++d)
+      if (n % d == 0) b = d;
+    if (b == 1) return reduce_random(x0);
+    int64_t a = n / b;
+    UOpRef x = x0->shape == Shape{a, b} ? x0 : reshape(x0, {a, b});
     UOpRef m = reduce(permute(x, {1, 0}), c_.coin() ? Op::Max : Op::Add, 1);
     UOpRef d = alu(Op::Sub, {x, expand(reshape(m, {a, 1}), {a, b})});
     if (x->dtype == DType::F32 && c_.coin()) d = alu(Op::Exp2, {d});

@@ -104,7 +104,7 @@ std::optional<Failure> check_engines(const Program& p, Backend& backend) {
   });
 }
 
-std::optional<Failure> check_composites(const Program& p, Backend& backend) {
+std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled) {
   if (!has_pad_or_flip(p)) return std::nullopt;
   return guarded("composites", p, [&]() -> std::optional<Failure> {
     Program q = with_composites(p);
@@ -215,10 +215,10 @@ std::optional<Failure> check_symbolic(Choices& c) {
   return std::nullopt;
 }
 
-std::optional<Failure> check_program(const Program& p, Backend& backend) {
+std::optional<Failure> check_program(const Program& p, Backend& backend, bool compiled_composites) {
   if (auto f = check_engines(p, backend)) return f;
   if (auto f = check_roundtrip(p)) return f;
-  return check_composites(p, backend);
+  return check_composites(p, backend, compiled_composites);
 }
 
 }  // namespace uopc

@@ -30,13 +30,16 @@ struct Failure {
 };
 
 std::optional<Failure> check_engines(const Program& p, Backend& backend);
-std::optional<Failure> check_composites(const Program& p, Backend& backend);
+// `compiled`: also run the composite program through the compiled engine (the costlier half).
+std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled = true);
 std::optional<Failure> check_roundtrip(const Program& p);
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
 std::optional<Failure> check_symbolic(Choices& choices);
 
-// engines (with cost and memory), roundtrip and composites, in that order.
-std::optional<Failure> check_program(const Program& p, Backend& backend);
+// engines (with cost and memory), roundtrip and composites, in that order; the composites
+// through the compiled engine only when `compiled_composites`.
+std::optional<Failure> check_program(const Program& p, Backend& backend,
+                                     bool compiled_composites = true);
 
 // The interpreter's work for p: elements of every value plus every reduce's input elements.
 int64_t interpreter_work(const Program& p);

@@ -91,17 +91,17 @@ void release(const UOp* node) {
 
 UOpRef make_uop(Op op, DType dtype, Shape shape, std::vector<UOpRef> src, std::vector<int64_t> arg,
                 Scalar value, Interval bounds) {
-  auto node = std::make_unique<UOp>(
-      UOp{op, dtype, std::move(shape), std::move(src), std::move(arg), value, bounds, 0});
-  node->hash = hash_fields(*node);
+  // Looked up before anything is allocated: most requests find an existing node.
+  UOp probe{op, dtype, std::move(shape), std::move(src), std::move(arg), value, bounds, 0};
+  probe.hash = hash_fields(probe);
   Table& t = table();
   std::lock_guard lock(t.mutex);
-  auto [first, last] = t.entries.equal_range(node->hash);
+  auto [first, last] = t.entries.equal_range(probe.hash);
   for (auto it = first; it != last; ++it) {
-    if (!same_fields(*it->second.node, *node)) continue;
+    if (!same_fields(*it->second.node, probe)) continue;
     if (UOpRef existing = it->second.ref.lock()) return existing;
   }
-  const UOp* raw = node.release();
+  const UOp* raw = new UOp(std::move(probe));
   UOpRef ref(raw, release);
   t.entries.emplace(raw->hash, Entry{raw, ref});
   return ref;

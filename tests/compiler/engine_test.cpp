@@ -61,7 +61,8 @@ TEST(Engine, CheckBoundsCatchesABadAccess) {
       {end(store(address(param(0, DType::F32, 4), r), load(address(param(1, DType::F32, 4), past))),
            {r})});
   c.schedule.kernels[0].sink = bad;
-  c.source = render_prelude() + render_kernel("kernel0", bad, {true});
+  std::string kernel = render_kernel("kernel0", bad, {true});
+  c.source = render_prelude(kernel) + kernel;
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   try {
     run_compiled(p, c, *tcc, {});
