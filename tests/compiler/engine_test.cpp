@@ -8,10 +8,10 @@
 
 #include "compiler/engine.h"
 #include "compiler/render_c.h"
+#include "fuzz/gen.h"
 #include "ir/build.h"
 #include "ir/loop.h"
 #include "ir/print.h"
-#include "tests/support/random_program.h"
 #include "tests/support/run.h"
 
 namespace uopc {
@@ -31,7 +31,8 @@ std::string disagreement(const Program& p, Backend& backend) {
 
 RC_GTEST_PROP(Engine, CompiledAgreesWithInterpreter, ()) {
   static std::unique_ptr<Backend> tcc = make_tcc_backend();
-  Program p = testing::random_program();
+  RapidCheckChoices choices;
+  Program p = generate(choices);
   RC_LOG() << print_program(p);
   std::string d = disagreement(p, *tcc);
   RC_LOG() << d;

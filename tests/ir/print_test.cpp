@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
+#include "fuzz/gen.h"
 #include "ir/parse.h"
 #include "ir/print.h"
-#include "tests/support/random_program.h"
 #include "tests/support/run.h"
 
 namespace uopc {
@@ -56,7 +56,8 @@ TEST(Print, EveryCaseRoundTrips) {
 }
 
 RC_GTEST_PROP(Print, ParsePrintIsIdentity, ()) {
-  Program p = testing::random_program();
+  RapidCheckChoices choices;
+  Program p = generate(choices);
   std::string text = print_program(p);
   RC_LOG() << text;
   Program q = parse_program(text, "printed.uir");
