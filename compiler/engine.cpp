@@ -105,9 +105,9 @@ void Executable::run() {
     kernels_[i](args.data(), status);
     iterations_ += status[4];
     if (status[0])
-      throw std::logic_error(kernels[i].name + " accessed parameter " + std::to_string(status[1]) +
-                             " at offset " + std::to_string(status[2]) + ", outside [0, " +
-                             std::to_string(status[3]) + ")");
+      throw BoundsError(kernels[i].name + " accessed parameter " + std::to_string(status[1]) +
+                        " at offset " + std::to_string(status[2]) + ", outside [0, " +
+                        std::to_string(status[3]) + ")");
   }
 }
 

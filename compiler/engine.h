@@ -29,6 +29,12 @@ CompiledProgram compile_program(const Program& p, const RenderOptions& options =
 // The loop program of every kernel, in the book's form, with a header per kernel.
 std::string lowered_text(const CompiledProgram& c);
 
+// A load or store outside its buffer, reported by a kernel built with check_bounds.
+class BoundsError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
 // A built program with its buffers: inputs filled, kernels loaded. run() executes every
 // kernel once, in order; results() reads outputs and assert operands back.
 class Executable {

@@ -84,7 +84,11 @@ std::optional<Failure> check_engines(const Program& p, Backend& backend) {
     InterpResult want = interpret(p, {});
     CompiledProgram c = compile_program(p, {true, true});
     Executable e(p, c, backend, {});
-    e.run();
+    try {
+      e.run();
+    } catch (const BoundsError& error) {
+      return Failure{"memory", error.what(), print_program(p)};
+    }
     std::string d = compare(want, e.results(), "compiled");
     if (!d.empty()) return Failure{"engines", d, print_program(p)};
     // Each kernel computes its value once and may recompute the reduces it reads; a loop
