@@ -12,6 +12,7 @@
 #include "interp/npy.h"
 #include "ir/dot.h"
 #include "ir/error.h"
+#include "ir/plant.h"
 #include "ir/print.h"
 
 namespace uopc::cli {
@@ -79,7 +80,16 @@ void write_outputs(const InterpResult& r, const std::string& dir) {
 struct RunArgs : InterpArgs {
   std::string backend = "cc";
   bool check_bounds = false;
+  std::string plant;
 };
+
+// --plant NAME: one known compiler bug, for seeing what the oracles report.
+void apply_plant(const std::string& name) {
+  std::optional<Plant> p = parse_plant(name);
+  if (!p)
+    throw UserError("--plant: no planted bug named '" + name + "' (see uopc fuzz --list-plants)");
+  set_plant(*p);
+}
 
 InterpOptions interp_options(const InterpArgs& a) {
   InterpOptions o;
@@ -114,6 +124,7 @@ int run_interp(const InterpArgs& a) {
 }
 
 int run_run(const RunArgs& a) {
+  if (!a.plant.empty()) apply_plant(a.plant);
   Program p = load_program(a.path);
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
@@ -134,6 +145,7 @@ int run_render(const std::string& path) {
 
 // Compares every output and every assert's verdict between the two engines.
 int run_diff(const RunArgs& a) {
+  if (!a.plant.empty()) apply_plant(a.plant);
   Program p = load_program(a.path);
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
@@ -201,6 +213,8 @@ int dispatch(int argc, char** argv) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--backend", ra.backend,
                     "cc (the system C compiler) or tcc (libtcc in memory)");
+    cmd->add_option("--plant", ra.plant,
+                    "switch on one planted compiler bug (uopc fuzz --list-plants)");
     cmd->add_flag("--check-bounds", ra.check_bounds,
                   "check every load and store offset at run time (exit 3 on a bad one)");
   }
