@@ -182,17 +182,23 @@ int dispatch(int argc, char** argv) {
   std::string path;
   int code = kOk;
 
-  CLI::App* check = app.add_subcommand("check", "type-check FILE and print each statement's type");
-  check->add_option("FILE", path, "program, or - for standard input")->required();
-  check->callback([&] { code = run_check(path); });
-
-  CLI::App* print = app.add_subcommand("print", "print FILE in canonical form");
-  print->add_option("FILE", path, "program, or - for standard input")->required();
-  print->callback([&] { code = run_print(path); });
-
-  CLI::App* dot = app.add_subcommand("dot", "print FILE's graph as Graphviz DOT");
-  dot->add_option("FILE", path, "program, or - for standard input")->required();
-  dot->callback([&] { code = run_dot(path); });
+  // Commands that only read a program and print something about it.
+  const struct {
+    const char* name;
+    const char* description;
+    int (*run)(const std::string&);
+  } readers[] = {
+      {"check", "type-check FILE and print each statement's type", run_check},
+      {"print", "print FILE in canonical form", run_print},
+      {"dot", "print FILE's graph as Graphviz DOT", run_dot},
+      {"lower", "print FILE's kernels as loop programs", run_lower},
+      {"render", "print the C source of FILE's kernels", run_render},
+  };
+  for (const auto& r : readers) {
+    CLI::App* cmd = app.add_subcommand(r.name, r.description);
+    cmd->add_option("FILE", path, "program, or - for standard input")->required();
+    cmd->callback([&, run = r.run] { code = run(path); });
+  }
 
   InterpArgs ia;
   CLI::App* interp = app.add_subcommand("interp", "run FILE on the reference interpreter");
@@ -234,14 +240,6 @@ int dispatch(int argc, char** argv) {
   fuzz->add_option("--replay", fa.replay, "check the program of one seed and print it");
   fuzz->add_flag("--list-plants", fa.list_plants, "print the planted bugs, one per line");
   fuzz->callback([&] { code = run_fuzz(fa); });
-
-  CLI::App* lower = app.add_subcommand("lower", "print FILE's kernels as loop programs");
-  lower->add_option("FILE", path, "program, or - for standard input")->required();
-  lower->callback([&] { code = run_lower(path); });
-
-  CLI::App* render = app.add_subcommand("render", "print the C source of FILE's kernels");
-  render->add_option("FILE", path, "program, or - for standard input")->required();
-  render->callback([&] { code = run_render(path); });
 
   try {
     app.parse(argc, argv);
