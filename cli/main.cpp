@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/fuzz_command.h"
+#include "cli/reduce_command.h"
 #include "cli/source.h"
 #include "compiler/engine.h"
 #include "interp/interp.h"
@@ -240,6 +241,17 @@ int dispatch(int argc, char** argv) {
   fuzz->add_option("--replay", fa.replay, "check the program of one seed and print it");
   fuzz->add_flag("--list-plants", fa.list_plants, "print the planted bugs, one per line");
   fuzz->callback([&] { code = run_fuzz(fa); });
+
+  ReduceArgs rd;
+  CLI::App* reduce = app.add_subcommand("reduce", "shrink a failing FILE to a small reproducer");
+  reduce->add_option("FILE", rd.path, "the failing program")->required();
+  reduce->add_option("--oracle", rd.oracle,
+                     "engines, memory, cost, composites, roundtrip or rejection");
+  reduce->add_option("--plant", rd.plant, "the planted bug the program trips");
+  reduce->add_option("--test", rd.test, "CMD: `CMD FILE` exits 0 while FILE still fails");
+  reduce->add_option("-o,--out", rd.out, "where to write it (default corpus/SIGNATURE.uir)");
+  reduce->add_option("--backend", rd.backend, "tcc (default) or cc");
+  reduce->callback([&] { code = run_reduce(rd); });
 
   try {
     app.parse(argc, argv);

@@ -1,6 +1,11 @@
 // `uopc fuzz` as a user runs it.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "fuzz/reduce.h"
 #include "tests/support/run.h"
 
 namespace uopc {
@@ -40,6 +45,61 @@ TEST(FuzzCli, BadArgumentsExitTwo) {
   EXPECT_EQ(run_uopc("fuzz --plant no_such_bug").exit_code, 2);
   EXPECT_EQ(run_uopc("fuzz --backend gcc").exit_code, 2);
   EXPECT_EQ(run_uopc("fuzz --jobs 0").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace uopc
+
+namespace uopc {
+namespace {
+
+// A campaign's failing program, as a file.
+std::string failing_program(const std::string& plant) {
+  auto c = testing::run_uopc("fuzz --plant " + plant + " --seconds 20 --seed 5");
+  size_t at = c.out.find("):\n", c.out.find("# program (seed "));
+  size_t end = c.out.find("fuzz: ", at);
+  std::string path = ::testing::TempDir() + "/failing-" + plant + ".uir";
+  std::ofstream(path) << c.out.substr(at + 3, end - at - 3);
+  return path;
+}
+
+TEST(ReduceCli, WritesASmallReproducerWithAHeader) {
+  std::string in = failing_program("permute_inverse");
+  std::string out = ::testing::TempDir() + "/reduced.uir";
+  auto c = testing::run_uopc("reduce --plant permute_inverse -o " + out + " " + in);
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  EXPECT_NE(c.out.find("reduced "), std::string::npos) << c.out;
+  std::string text = testing::read_file(out);
+  EXPECT_EQ(text.rfind("# reduced by uopc reduce from ", 0), 0u) << text;
+  EXPECT_NE(text.find("# planted bug: permute_inverse\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("# replay: uopc diff --check-bounds --backend tcc --plant permute_inverse "),
+            std::string::npos);
+  EXPECT_LE(count_statements(text), 6) << text;
+  // The reproducer still trips the bug, and only with it.
+  EXPECT_EQ(testing::run_uopc("diff --backend tcc --plant permute_inverse " + out).exit_code, 1);
+  EXPECT_EQ(testing::run_uopc("diff --backend tcc " + out).exit_code, 0);
+}
+
+TEST(ReduceCli, TakesAnExternalTest) {
+  std::string in = failing_program("flip_off_by_one");
+  std::string script = ::testing::TempDir() + "/still-fails.sh";
+  std::ofstream(script) << "#!/bin/sh\n! " << UOPC_BINARY_PATH
+                        << " diff --backend tcc --plant flip_off_by_one \"$1\"\n";
+  ::chmod(script.c_str(), 0755);
+  std::string out = ::testing::TempDir() + "/reduced-ext.uir";
+  auto c = testing::run_uopc("reduce --test " + script + " -o " + out + " " + in);
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  std::string text = testing::read_file(out);
+  EXPECT_LE(count_statements(text), 6) << text;
+  EXPECT_NE(text.find("# replay: " + script), std::string::npos) << text;
+}
+
+TEST(ReduceCli, RefusesAProgramThatDoesNotFail) {
+  std::string path = ::testing::TempDir() + "/fine.uir";
+  std::ofstream(path) << "%x = buffer 4\n%y = neg %x\n";
+  auto c = testing::run_uopc("reduce " + path);
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.err.find("nothing to reduce: every oracle agrees"), std::string::npos) << c.err;
 }
 
 }  // namespace

@@ -1,0 +1,19 @@
+// `uopc reduce`: shrink a failing program (fuzz/reduce.h) and write the reproducer.
+#pragma once
+
+#include <string>
+
+namespace uopc::cli {
+
+struct ReduceArgs {
+  std::string path;
+  std::string oracle;  // default: the first oracle the program fails
+  std::string plant;
+  std::string test;  // external interestingness command: `CMD FILE` exits 0 while failing
+  std::string out;   // default: corpus/SIGNATURE.uir
+  std::string backend = "tcc";
+};
+
+int run_reduce(const ReduceArgs& args);
+
+}  // namespace uopc::cli

@@ -1,0 +1,61 @@
+// The minimizer brings a large program that trips a planted bug down to at most six statements
+// that still trip it, for every planted bug.
+#include <gtest/gtest.h>
+
+#include "fuzz/campaign.h"
+#include "fuzz/reduce.h"
+#include "ir/parse.h"
+#include "ir/plant.h"
+#include "ir/print.h"
+
+namespace uopc {
+
+void PrintTo(const PlantInfo& p, std::ostream* os);
+
+namespace {
+
+class ReduceBug : public ::testing::TestWithParam<PlantInfo> {
+ protected:
+  void TearDown() override { set_plant(Plant::None); }
+};
+
+// The first program of at least 12 statements that the planted bug makes fail.
+std::optional<std::pair<std::string, std::string>> large_failure(Backend& backend) {
+  GenOptions gen;
+  gen.max_statements = 30;
+  for (uint64_t seed = 1; seed < 20000; ++seed) {
+    RandomChoices c(seed);
+    Program p = generate(c, gen);
+    if (count_statements(print_program(p)) < 12) continue;
+    if (planted(Plant::SkipStaticChecks)) {
+      Broken b = break_one_rule(c, p);
+      if (auto f = check_rejected(b.text, b.rule)) return std::make_pair(b.text, f->oracle);
+      continue;
+    }
+    if (auto f = check_program(p, backend, true)) return std::make_pair(f->program, f->oracle);
+  }
+  return std::nullopt;
+}
+
+TEST_P(ReduceBug, ToAtMostSixStatements) {
+  set_plant(GetParam().plant);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  auto found = large_failure(*tcc);
+  ASSERT_TRUE(found) << "no large failing program";
+  const auto& [text, oracle] = *found;
+  Interesting still_fails = fails_oracle(oracle, *tcc);
+  ASSERT_TRUE(still_fails(text)) << oracle << "\n" << text;
+  Reduced r = oracle == "rejection" ? reduce_lines(text, still_fails)
+                                    : reduce_program(parse_program(text, "large.uir"), still_fails);
+  EXPECT_LE(r.statements, 6) << "from " << count_statements(text) << " statements:\n" << r.text;
+  EXPECT_TRUE(still_fails(r.text)) << r.text;
+  std::printf("%s: %s, %d statements reduced to %d (%d candidates)\n%s",
+              std::string(GetParam().name).c_str(), oracle.c_str(), count_statements(text),
+              r.statements, r.candidates_tried, r.text.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ReduceBug, ::testing::ValuesIn(plant_list()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace uopc
