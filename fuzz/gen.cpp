@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "ir/build.h"
+#include "ir/error.h"
 #include "ir/print.h"
 
 namespace uopc {
@@ -72,9 +73,9 @@ class Generator {
       case DType::Bool:
         return Scalar::of_bool(c_.coin());
       case DType::I32:
-        if (c_.one_in(8))
-          return Scalar::of_i32(c_.coin() ? INT32_MIN + static_cast<int32_t>(k)
-                                          : INT32_MAX - static_cast<int32_t>(k));
+        if (c_.one_in(8))  // near the extremes; k may be negative, so computed in 64 bits
+          return Scalar::of_i32(static_cast<int32_t>(c_.coin() ? int64_t{INT32_MIN} + std::abs(k)
+                                                               : int64_t{INT32_MAX} - std::abs(k)));
         return Scalar::of_i32(static_cast<int32_t>(k * 7 - 20));
       case DType::F32:
         if (c_.one_in(5)) return Scalar::of_f32(c_.pick(kSpecials));
@@ -157,7 +158,13 @@ class Generator {
   void step() {
     if (c_.one_in(8)) return add(source());
     UOpRef x = operand();
-    UOpRef y = transform(x);
+    UOpRef y;
+    try {
+      y = transform(x);
+    } catch (const TypeError&) {
+      // A draw the type rules refuse (say, a stack past rank 8) is skipped, not kept.
+      y = nullptr;
+    }
     if (!y || y->numel() > o_.max_numel) {
       uses_.clear();
       return;
@@ -254,6 +261,7 @@ class Generator {
   }
 
   UOpRef stack_random(const UOpRef& x) {
+    if (x->rank() >= kMaxRank) return nullptr;
     std::vector<UOpRef> parts{x};
     int n = static_cast<int>(c_.range(1, 3));
     for (int k = 0; k < n; ++k) {

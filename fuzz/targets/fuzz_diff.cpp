@@ -1,0 +1,27 @@
+// libFuzzer target: bytes -> a program through the generator's byte driver -> every oracle.
+// A disagreement prints the program and aborts, which libFuzzer records as a crash input.
+#include <cstdio>
+#include <cstdlib>
+
+#include "fuzz/campaign.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static std::unique_ptr<uopc::Backend> tcc = uopc::make_tcc_backend();
+  uopc::BytesChoices choices(data, size);
+  // Small values and the composites through the interpreter only keep an input near the
+  // 10 ms libFuzzer wants, even under the sanitizers.
+  uopc::GenOptions gen;
+  gen.max_numel = 64;
+  uopc::Program p = uopc::generate(choices, gen);
+  std::optional<uopc::Failure> f = uopc::check_program(p, *tcc, false);
+  if (!f) {
+    uopc::Broken b = uopc::break_one_rule(choices, p);
+    f = uopc::check_rejected(b.text, b.rule);
+  }
+  if (f) {
+    std::fprintf(stderr, "the %s oracle failed: %s\n%s", f->oracle.c_str(), f->detail.c_str(),
+                 f->program.c_str());
+    std::abort();
+  }
+  return 0;
+}
