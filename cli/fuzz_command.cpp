@@ -1,5 +1,7 @@
 #include "cli/fuzz_command.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,76 +10,373 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <thread>
 #include <vector>
 
+#include "cli/source.h"
 #include "compiler/backend.h"
 #include "fuzz/campaign.h"
+#include "fuzz/reduce.h"
 #include "ir/error.h"
+#include "ir/parse.h"
 #include "ir/plant.h"
 #include "ir/print.h"
 
 namespace uopc::cli {
 namespace {
 
+constexpr int kMaxJobs = 64;
+
+int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // What workers share with the driver, in an anonymous shared mapping.
 struct Shared {
-  std::atomic<int64_t> programs[64];
-  std::atomic<uint64_t> current_seed[64];
+  std::atomic<int64_t> programs[kMaxJobs];
+  std::atomic<uint64_t> current_seed[kMaxJobs];
+  std::atomic<int64_t> started_ms[kMaxJobs];  // when the current program began; 0 when idle
 };
 
-void print_failure(const Failure& f, uint64_t seed, const FuzzArgs& a) {
-  std::printf("disagreement: the %s oracle failed: %s\n", f.oracle.c_str(), f.detail.c_str());
-  std::printf("# program (seed %llu; replay with uopc fuzz --replay %llu%s%s):\n%s",
-              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed),
-              a.plant.empty() ? "" : " --plant ", a.plant.c_str(), f.program.c_str());
-  if (!f.program.empty() && f.program.back() != '\n') std::printf("\n");
+// One failure as workers send it: a header line, then the four texts.
+struct Record {
+  uint64_t seed = 0;
+  Failure failure;
+  std::string signature;
+};
+
+std::string encode(const Record& r) {
+  const Failure& f = r.failure;
+  return "R " + std::to_string(r.seed) + " " + std::to_string(f.oracle.size()) + " " +
+         std::to_string(f.detail.size()) + " " + std::to_string(f.program.size()) + " " +
+         std::to_string(r.signature.size()) + "\n" + f.oracle + f.detail + f.program + r.signature;
 }
 
-int replay(const FuzzArgs& a) {
-  std::unique_ptr<Backend> backend = make_backend(a.backend);
-  GenOptions gen;
-  gen.max_numel = a.max_numel;
-  uint64_t seed = static_cast<uint64_t>(a.replay);
-  std::optional<Failure> f = check_seed(seed, *backend, gen);
-  if (!f) {
-    RandomChoices choices(seed);
-    std::printf("# seed %llu: every oracle agrees\n%s", static_cast<unsigned long long>(seed),
-                print_program(generate(choices, gen)).c_str());
-    return 0;
+// Takes the complete records off the front of `buffer`.
+std::vector<Record> decode(std::string& buffer) {
+  std::vector<Record> out;
+  for (;;) {
+    size_t nl = buffer.find('\n');
+    if (nl == std::string::npos) break;
+    unsigned long long seed = 0;
+    size_t a = 0, b = 0, c = 0, d = 0;
+    if (std::sscanf(buffer.c_str(), "R %llu %zu %zu %zu %zu", &seed, &a, &b, &c, &d) != 5) break;
+    if (buffer.size() < nl + 1 + a + b + c + d) break;
+    size_t at = nl + 1;
+    Record r;
+    r.seed = seed;
+    r.failure.oracle = buffer.substr(at, a);
+    r.failure.detail = buffer.substr(at += a, b);
+    r.failure.program = buffer.substr(at += b, c);
+    r.signature = buffer.substr(at += c, d);
+    buffer.erase(0, at + d);
+    out.push_back(std::move(r));
   }
-  print_failure(*f, seed, a);
-  return 1;
+  return out;
 }
 
-// The worker's report on its pipe: "programs seconds failed seed", then the failure's parts.
-void worker(int j, const FuzzArgs& a, uint64_t seed, Shared* shared, int fd) {
-  CampaignOptions o;
-  o.seconds = a.seconds;
-  o.seed = seed;
-  o.backend = a.backend;
-  o.gen.max_numel = a.max_numel;
-  o.max_programs = a.max_programs < 0 ? -1 : (a.max_programs + a.jobs - 1 - j) / a.jobs;
-  o.progress = [&](int64_t n) { shared->programs[j] = n; };
-  o.on_program = [&](uint64_t s) { shared->current_seed[j] = s; };
-  CampaignResult r = run_campaign(o);
-  shared->programs[j] = r.programs;
-  std::string report = std::to_string(r.programs) + " " + std::to_string(r.seconds) + " " +
-                       (r.failure ? "1 " : "0 ") + std::to_string(r.failing_seed) + "\n";
-  if (r.failure) report += r.failure->oracle + "\n" + r.failure->detail + "\n" + r.failure->program;
-  for (size_t at = 0; at < report.size();) {
-    ssize_t n = ::write(fd, report.data() + at, report.size() - at);
-    if (n <= 0) break;
+void write_all(int fd, const std::string& s) {
+  for (size_t at = 0; at < s.size();) {
+    ssize_t n = ::write(fd, s.data() + at, s.size() - at);
+    if (n <= 0) return;
     at += static_cast<size_t>(n);
   }
 }
 
-std::string read_all(int fd) {
-  std::string out;
-  char buf[4096];
-  ssize_t n;
-  while ((n = ::read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  return out;
+GenOptions gen_options(const FuzzArgs& a) {
+  GenOptions gen;
+  gen.max_numel = a.max_numel;
+  return gen;
+}
+
+// The failure as a worker reports it: shrunk first when asked, and named.
+Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend) {
+  Record r{seed, std::move(f), ""};
+  Program p;
+  try {
+    p = parse_program(r.failure.program, "failing.uir");
+  } catch (const UserError&) {  // a rejection failure: the text breaks a rule on purpose
+    r.signature = r.failure.oracle + "-" + r.failure.detail.substr(r.failure.detail.rfind(' ') + 1);
+    return r;
+  }
+  if (a.minimize && r.failure.oracle != "rejection") {
+    Reduced small = reduce_program(p, fails_oracle(r.failure.oracle, backend));
+    r.failure.program = small.text;
+    p = parse_program(small.text, "reduced.uir");
+    if (std::optional<Failure> again = check_program(p, backend, true))
+      r.failure.detail = again->detail;
+  }
+  r.signature = failure_signature(r.failure, p);
+  return r;
+}
+
+void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int fd,
+            int64_t deadline_ms) {
+  std::unique_ptr<Backend> backend = make_backend(a.backend);
+  GenOptions gen = gen_options(a);
+  int64_t done = shared->programs[j];
+  int64_t budget = a.max_programs < 0 ? -1 : (a.max_programs + a.jobs - 1 - j) / a.jobs;
+  bool stop_on_failure = !a.keep_going && a.corpus.empty();
+  for (uint64_t seed = first_seed; now_ms() < deadline_ms && (budget < 0 || done < budget);
+       seed += static_cast<uint64_t>(a.jobs)) {
+    shared->current_seed[j] = seed;
+    shared->started_ms[j] = now_ms();
+    std::optional<Failure> f = check_seed(seed, *backend, gen);
+    shared->started_ms[j] = 0;
+    shared->programs[j] = ++done;
+    if (!f) continue;
+    write_all(fd, encode(make_record(seed, *f, a, *backend)));
+    if (stop_on_failure) break;
+  }
+}
+
+// The program of a seed, for a worker that died on it.
+std::string program_of(uint64_t seed, const FuzzArgs& a) {
+  RandomChoices choices(seed);
+  return print_program(generate(choices, gen_options(a)));
+}
+
+struct Group {
+  int64_t count = 0;
+  Record smallest;
+  bool written = false;
+};
+
+bool smaller(const std::string& a, const std::string& b) {
+  return std::make_pair(count_statements(a), a.size()) <
+         std::make_pair(count_statements(b), b.size());
+}
+
+class Driver {
+ public:
+  explicit Driver(const FuzzArgs& a) : a_(a) {}
+
+  int run(uint64_t seed) {
+    load_corpus();
+    void* mem =
+        ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) throw std::runtime_error("fuzz: cannot map shared memory");
+    shared_ = new (mem) Shared{};
+    start_ = now_ms();
+    deadline_ = start_ + static_cast<int64_t>(a_.seconds * 1000);
+    workers_.resize(static_cast<size_t>(a_.jobs));
+    for (int j = 0; j < a_.jobs; ++j) spawn(j, seed + static_cast<uint64_t>(j));
+    bool live = ::isatty(2);
+    while (running() > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      for (int j = 0; j < a_.jobs; ++j) poll(j);
+      if (live) status_line();
+    }
+    if (live) std::fprintf(stderr, "\n");
+    int64_t programs = total();
+    double seconds = static_cast<double>(now_ms() - start_) / 1000.0;
+    ::munmap(mem, sizeof(Shared));
+    return summary(programs, seconds, seed);
+  }
+
+ private:
+  struct Worker {
+    pid_t pid = -1;
+    int fd = -1;
+    std::string buffer;
+  };
+
+  void spawn(int j, uint64_t first_seed) {
+    int pipefd[2];
+    if (::pipe(pipefd) != 0) throw std::runtime_error("fuzz: cannot create a pipe");
+    std::fflush(nullptr);
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      ::close(pipefd[0]);
+      worker(j, first_seed, a_, shared_, pipefd[1], deadline_);
+      ::close(pipefd[1]);
+      std::fflush(nullptr);
+      ::_exit(0);
+    }
+    ::close(pipefd[1]);
+    ::fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+    workers_[static_cast<size_t>(j)] = {pid, pipefd[0], ""};
+  }
+
+  int running() const {
+    int n = 0;
+    for (const Worker& w : workers_) n += w.pid > 0;
+    return n;
+  }
+
+  int64_t total() const {
+    int64_t n = 0;
+    for (int j = 0; j < a_.jobs; ++j) n += shared_->programs[j];
+    return n;
+  }
+
+  void drain(Worker& w) {
+    char buf[65536];
+    ssize_t n;
+    while ((n = ::read(w.fd, buf, sizeof buf)) > 0) w.buffer.append(buf, static_cast<size_t>(n));
+    for (Record& r : decode(w.buffer)) add(std::move(r));
+  }
+
+  // Reads what worker j sent; restarts it if it died or ran out of time on one program.
+  void poll(int j) {
+    Worker& w = workers_[static_cast<size_t>(j)];
+    if (w.pid <= 0) return;
+    drain(w);
+    int64_t started = shared_->started_ms[j];
+    bool overdue = started > 0 && now_ms() - started > static_cast<int64_t>(a_.time_limit * 1000);
+    if (overdue) ::kill(w.pid, SIGKILL);
+    int status = 0;
+    if (::waitpid(w.pid, &status, WNOHANG) != w.pid) return;
+    drain(w);
+    ::close(w.fd);
+    w.pid = -1;
+    bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !overdue;
+    if (clean) return;
+    uint64_t seed = shared_->current_seed[j];
+    shared_->started_ms[j] = 0;
+    shared_->programs[j] += 1;
+    std::string what =
+        overdue
+            ? "ran past the " + std::to_string(static_cast<int>(a_.time_limit)) + " s time limit"
+            : std::string("died (") +
+                  (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                       : "exit " + std::to_string(WEXITSTATUS(status))) +
+                  ")";
+    Failure f{overdue ? "timeout" : "crash", "the worker " + what + " checking this program",
+              program_of(seed, a_)};
+    Record r{seed, f, f.oracle};
+    try {
+      r.signature = failure_signature(f, parse_program(f.program, "failing.uir"));
+    } catch (const UserError&) {
+    }
+    add(std::move(r));
+    bool go_on = a_.keep_going || !a_.corpus.empty();
+    if (go_on && now_ms() < deadline_) spawn(j, seed + static_cast<uint64_t>(a_.jobs));
+  }
+
+  void add(Record r) {
+    Group& g = groups_[r.signature];
+    ++g.count;
+    if (g.count == 1 && g.smallest.failure.program.empty()) {
+      g.smallest = r;
+    } else if (!r.failure.program.empty() &&
+               smaller(r.failure.program, g.smallest.failure.program)) {
+      g.smallest = r;
+    } else if (g.written || g.count > 1) {
+      return;
+    }
+    write_reproducer(r.signature, g);
+  }
+
+  // Kept signatures from an earlier campaign in the same directory: a reproducer there is
+  // only replaced by a smaller one.
+  void load_corpus() {
+    if (a_.corpus.empty()) return;
+    std::filesystem::create_directories(a_.corpus);
+    for (const auto& e : std::filesystem::directory_iterator(a_.corpus)) {
+      if (e.path().extension() != ".uir") continue;
+      std::ifstream in(e.path());
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      Group& g = groups_[e.path().stem().string()];
+      g.smallest.failure.program = text;
+      g.written = true;
+      ++known_;
+    }
+  }
+
+  void write_reproducer(const std::string& signature, Group& g) {
+    if (a_.corpus.empty()) return;
+    const Record& r = g.smallest;
+    std::string path = a_.corpus + "/" + signature + ".uir";
+    std::string text = "# signature: " + signature + "\n# found by uopc fuzz (seed " +
+                       std::to_string(r.seed) + "): the " + r.failure.oracle +
+                       " oracle: " + r.failure.detail + "\n" +
+                       (a_.plant.empty() ? "" : "# planted bug: " + a_.plant + "\n") +
+                       "# replay: uopc fuzz --check " + path + " --backend " + a_.backend +
+                       (a_.plant.empty() ? "" : " --plant " + a_.plant) + "\n" + r.failure.program;
+    std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    std::ofstream(tmp, std::ios::binary) << text;
+    std::filesystem::rename(tmp, path);
+    g.written = true;
+    ++written_;
+  }
+
+  void status_line() {
+    double t = static_cast<double>(now_ms() - start_) / 1000.0;
+    std::fprintf(stderr, "\rfuzz: %lld programs, %.0f programs/s, %zu signatures, %.0f s   ",
+                 static_cast<long long>(total()), t > 0 ? static_cast<double>(total()) / t : 0.0,
+                 groups_.size() - static_cast<size_t>(known_), t);
+  }
+
+  int summary(int64_t programs, double seconds, uint64_t seed) {
+    int64_t failures = 0;
+    int shown = 0;
+    for (const auto& [signature, g] : groups_) {
+      if (g.count == 0) continue;
+      failures += g.count;
+      std::printf("signature %s: %lld failure%s\n", signature.c_str(),
+                  static_cast<long long>(g.count), g.count == 1 ? "" : "s");
+      if (shown++ >= 3) continue;
+      const Record& r = g.smallest;
+      std::printf("disagreement: the %s oracle failed: %s\n", r.failure.oracle.c_str(),
+                  r.failure.detail.c_str());
+      std::printf("# program (seed %llu; replay with uopc fuzz --replay %llu%s%s):\n%s",
+                  static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.seed),
+                  a_.plant.empty() ? "" : " --plant ", a_.plant.c_str(), r.failure.program.c_str());
+      if (!r.failure.program.empty() && r.failure.program.back() != '\n') std::printf("\n");
+    }
+    size_t signatures = 0;
+    for (const auto& [s, g] : groups_) signatures += g.count > 0;
+    std::printf(
+        "fuzz: %lld programs in %.1f s, %.0f programs/s, %lld disagreement%s in %zu signature%s, "
+        "%d reproducer%s written (seed %llu, %d job%s%s%s)\n",
+        static_cast<long long>(programs), seconds,
+        seconds > 0 ? static_cast<double>(programs) / seconds : 0.0,
+        static_cast<long long>(failures), failures == 1 ? "" : "s", signatures,
+        signatures == 1 ? "" : "s", written_, written_ == 1 ? "" : "s",
+        static_cast<unsigned long long>(seed), a_.jobs, a_.jobs == 1 ? "" : "s",
+        a_.plant.empty() ? "" : ", plant ", a_.plant.c_str());
+    return failures ? 1 : 0;
+  }
+
+  const FuzzArgs& a_;
+  Shared* shared_ = nullptr;
+  std::vector<Worker> workers_;
+  std::map<std::string, Group> groups_;
+  int64_t start_ = 0, deadline_ = 0;
+  int written_ = 0, known_ = 0;
+};
+
+int replay(const FuzzArgs& a) {
+  std::unique_ptr<Backend> backend = make_backend(a.backend);
+  uint64_t seed = static_cast<uint64_t>(a.replay);
+  std::optional<Failure> f = check_seed(seed, *backend, gen_options(a));
+  if (!f) {
+    std::printf("# seed %llu: every oracle agrees\n%s", static_cast<unsigned long long>(seed),
+                program_of(seed, a).c_str());
+    return 0;
+  }
+  std::printf("disagreement: the %s oracle failed: %s\n# program (seed %llu):\n%s",
+              f->oracle.c_str(), f->detail.c_str(), static_cast<unsigned long long>(seed),
+              f->program.c_str());
+  return 1;
+}
+
+// Every oracle on one file: how a kept reproducer is replayed, whatever oracle it trips.
+int check_file(const FuzzArgs& a) {
+  std::unique_ptr<Backend> backend = make_backend(a.backend);
+  Program p = load_program(a.check);
+  if (std::optional<Failure> f = check_program(p, *backend, true)) {
+    std::printf("disagreement: the %s oracle failed: %s\n", f->oracle.c_str(), f->detail.c_str());
+    return 1;
+  }
+  std::printf("every oracle agrees on %s\n", a.check.c_str());
+  return 0;
 }
 
 }  // namespace
@@ -94,101 +393,14 @@ int run_fuzz(const FuzzArgs& a) {
   set_plant(*plant);
   if (!make_backend(a.backend))
     throw UserError("--backend takes cc or tcc, not '" + a.backend + "'");
-  if (a.jobs < 1 || a.jobs > 64) throw UserError("--jobs takes 1 to 64");
+  if (a.jobs < 1 || a.jobs > kMaxJobs) throw UserError("--jobs takes 1 to 64");
   if (a.replay >= 0) return replay(a);
-
+  if (!a.check.empty()) return check_file(a);
   uint64_t seed =
       a.seed ? a.seed
-             : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
-  void* mem =
-      ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) throw std::runtime_error("fuzz: cannot map shared memory");
-  auto* shared = new (mem) Shared{};
-  std::vector<pid_t> pids;
-  std::vector<int> fds;
-  std::fflush(stdout);
-  for (int j = 0; j < a.jobs; ++j) {
-    int pipefd[2];
-    if (::pipe(pipefd) != 0) throw std::runtime_error("fuzz: cannot create a pipe");
-    uint64_t worker_seed = seed + static_cast<uint64_t>(j) * 1'000'000'000'000ull;
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      ::close(pipefd[0]);
-      worker(j, a, worker_seed, shared, pipefd[1]);
-      ::close(pipefd[1]);
-      std::fflush(nullptr);
-      ::_exit(0);
-    }
-    ::close(pipefd[1]);
-    pids.push_back(pid);
-    fds.push_back(pipefd[0]);
-  }
-
-  auto start = std::chrono::steady_clock::now();
-  auto total = [&] {
-    int64_t n = 0;
-    for (int j = 0; j < a.jobs; ++j) n += shared->programs[j];
-    return n;
-  };
-  bool live = ::isatty(2);
-  std::vector<int> status(pids.size(), 0);
-  size_t running = pids.size();
-  while (running > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    for (size_t j = 0; j < pids.size(); ++j)
-      if (pids[j] > 0 && ::waitpid(pids[j], &status[j], WNOHANG) == pids[j]) {
-        pids[j] = -pids[j];
-        --running;
-      }
-    if (live) {
-      double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::fprintf(stderr, "\rfuzz: %lld programs, %.0f programs/s, %.0f s",
-                   static_cast<long long>(total()), t > 0 ? static_cast<double>(total()) / t : 0.0,
-                   t);
-    }
-  }
-  if (live) std::fprintf(stderr, "\n");
-
-  int64_t programs = 0;
-  int failures = 0;
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (size_t j = 0; j < fds.size(); ++j) {
-    std::string report = read_all(fds[j]);
-    ::close(fds[j]);
-    if (!WIFEXITED(status[j]) || WEXITSTATUS(status[j]) != 0 || report.empty()) {
-      ++failures;
-      std::printf(
-          "disagreement: worker %zu died (%s %d) while checking seed %llu; replay it with "
-          "uopc fuzz --replay %llu\n",
-          j, WIFSIGNALED(status[j]) ? "signal" : "exit code",
-          WIFSIGNALED(status[j]) ? WTERMSIG(status[j]) : WEXITSTATUS(status[j]),
-          static_cast<unsigned long long>(shared->current_seed[j].load()),
-          static_cast<unsigned long long>(shared->current_seed[j].load()));
-      programs += shared->programs[j];
-      continue;
-    }
-    long long n = 0, failing_seed = 0;
-    double s = 0;
-    int failed = 0;
-    std::sscanf(report.c_str(), "%lld %lf %d %lld", &n, &s, &failed, &failing_seed);
-    programs += n;
-    if (!failed) continue;
-    ++failures;
-    size_t first = report.find('\n'), second = report.find('\n', first + 1),
-           third = report.find('\n', second + 1);
-    Failure f{report.substr(first + 1, second - first - 1),
-              report.substr(second + 1, third - second - 1), report.substr(third + 1)};
-    print_failure(f, static_cast<uint64_t>(failing_seed), a);
-  }
-  ::munmap(mem, sizeof(Shared));
-  std::printf(
-      "fuzz: %lld programs in %.1f s, %.0f programs/s, %d disagreement%s (seed %llu, %d "
-      "job%s%s%s)\n",
-      static_cast<long long>(programs), seconds,
-      seconds > 0 ? static_cast<double>(programs) / seconds : 0.0, failures,
-      failures == 1 ? "" : "s", static_cast<unsigned long long>(seed), a.jobs,
-      a.jobs == 1 ? "" : "s", a.plant.empty() ? "" : ", plant ", a.plant.c_str());
-  return failures ? 1 : 0;
+             : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) %
+                   1'000'000'000'000ull;
+  return Driver(a).run(seed);
 }
 
 }  // namespace uopc::cli

@@ -1,6 +1,10 @@
-// `uopc fuzz`: the simplest campaign driver. Worker processes run fuzz/campaign.h from
-// different seeds, so a kernel that crashes takes down one worker, not the driver; the driver
-// shows a live status line and ends with a summary.
+// `uopc fuzz`: the campaign driver. Worker processes check programs from interleaved seeds
+// (worker j of J takes seeds S + j, S + j + J, ...), so a kernel that crashes takes down one
+// worker, not the campaign: the driver records the crash, restarts the worker after that seed,
+// and kills a worker whose program runs past --time-limit. Failures are grouped by signature
+// (oracle and the kind of op where it shows); each signature is reported once with a count,
+// and with --corpus its smallest reproducer is kept there, written atomically, shrunk first
+// with --minimize. The driver shows a live status line and ends with a summary.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +22,11 @@ struct FuzzArgs {
   int64_t max_numel = 256;
   bool list_plants = false;
   int64_t replay = -1;  // check only this seed, printing its program
+  std::string check;    // check only this file with every oracle
+  std::string corpus;   // keep the smallest reproducer of each signature here; implies keep_going
+  bool minimize = false;
+  bool keep_going = false;  // go on after a failure (default: stop at the first)
+  double time_limit = 10;   // seconds one program may take before its worker is killed
 };
 
 // 0 when every oracle agreed, 1 when one did not (the program is printed), 2 on bad arguments.

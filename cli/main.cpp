@@ -239,7 +239,15 @@ int dispatch(int argc, char** argv) {
   fuzz->add_option("--max-programs", fa.max_programs, "stop after this many programs");
   fuzz->add_option("--max-numel", fa.max_numel, "largest value a program may hold (default 256)");
   fuzz->add_option("--replay", fa.replay, "check the program of one seed and print it");
+  fuzz->add_option("--check", fa.check,
+                   "check one program FILE with every oracle (exit 1 on a failure)");
   fuzz->add_flag("--list-plants", fa.list_plants, "print the planted bugs, one per line");
+  fuzz->add_option("--corpus", fa.corpus,
+                   "keep the smallest reproducer of each failure here (resumes)");
+  fuzz->add_flag("--minimize", fa.minimize,
+                 "shrink every failure with uopc reduce before keeping it");
+  fuzz->add_flag("--keep-going", fa.keep_going, "go on after a failure (implied by --corpus)");
+  fuzz->add_option("--time-limit", fa.time_limit, "seconds one program may take (default 10)");
   fuzz->callback([&] { code = run_fuzz(fa); });
 
   ReduceArgs rd;

@@ -94,7 +94,9 @@ int run_reduce(const ReduceArgs& a) {
   if (!private_dir.empty()) std::filesystem::remove_all(private_dir);
 
   Program small = oracle == "rejection" ? p : parse_program(r.text, "reduced.uir");
-  std::string path = a.out.empty() ? "corpus/" + failure_signature(oracle, small) + ".uir" : a.out;
+  std::string path =
+      a.out.empty() ? "corpus/" + failure_signature(Failure{oracle, detail, r.text}, small) + ".uir"
+                    : a.out;
   std::string header =
       "# reduced by uopc reduce from " + p.file + ": " +
       (a.test.empty() ? "the " + oracle + " oracle fails" : "`" + a.test + "` fails") +

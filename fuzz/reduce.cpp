@@ -241,12 +241,16 @@ Reduced reduce_lines(const std::string& text, const Interesting& interesting) {
   return {out, count_statements(out), tried};
 }
 
-std::string failure_signature(const std::string& oracle, const Program& p) {
+std::string failure_signature(const Failure& f, const Program& p) {
   std::set<std::string> ops;
-  for (const UOp* n : topo_order(p.roots()))
-    if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert)
-      ops.insert(std::string(op_name(n->op)));
-  std::string out = oracle;
+  if (!f.detail.empty() && f.detail[0] == '%') {
+    std::string name = f.detail.substr(0, f.detail.find(':'));
+    for (const Statement& s : p.statements)
+      if (s.name == name) ops.insert(std::string(op_name(s.node->op)));
+  }
+  if (ops.empty())
+    for (const Statement* s : p.outputs()) ops.insert(std::string(op_name(s->node->op)));
+  std::string out = f.oracle;
   for (const std::string& op : ops) out += "-" + op;
   return out;
 }

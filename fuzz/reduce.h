@@ -44,8 +44,9 @@ Reduced reduce_lines(const std::string& text, const Interesting& interesting);
 // Statements of a printed program (lines that are not blank or comments).
 int count_statements(const std::string& text);
 
-// A short stable name for a failure: the oracle and the ops of the program, e.g.
-// "engines-permute-reduce".
-std::string failure_signature(const std::string& oracle, const Program& p);
+// A short stable name for a failure, for grouping: the oracle and the kind of op where it
+// shows, e.g. "engines-permute" (the op of the first output that differs) or
+// "cost-expand-reduce" (the ops of the outputs, when no single output is named).
+std::string failure_signature(const Failure& f, const Program& p);
 
 }  // namespace uopc

@@ -7,6 +7,7 @@ status=0
 for backend in tcc cc; do
   "$uopc" diff --check-bounds --backend "$backend" "$file" || status=1
 done
+"$uopc" fuzz --check "$file" || status=1
 printed=$("$uopc" print "$file") || status=1
 if [ "$("$uopc" print - <<<"$printed")" != "$printed" ]; then
   echo "replay_corpus: printing $file is not a fixpoint" >&2

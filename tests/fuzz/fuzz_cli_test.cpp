@@ -3,6 +3,8 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "fuzz/reduce.h"
@@ -100,6 +102,68 @@ TEST(ReduceCli, RefusesAProgramThatDoesNotFail) {
   auto c = testing::run_uopc("reduce " + path);
   EXPECT_EQ(c.exit_code, 2);
   EXPECT_NE(c.err.find("nothing to reduce: every oracle agrees"), std::string::npos) << c.err;
+}
+
+}  // namespace
+}  // namespace uopc
+
+namespace uopc {
+namespace {
+
+int count_lines_starting(const std::string& text, const std::string& prefix) {
+  int n = 0;
+  for (size_t at = 0; (at = text.find(prefix, at)) != std::string::npos; at += prefix.size())
+    if (at == 0 || text[at - 1] == '\n') ++n;
+  return n;
+}
+
+// A campaign with a planted bug keeps one small reproducer per signature, not one per failure,
+// and a second campaign in the same corpus adds no file for a signature it already has.
+TEST(FuzzCampaign, KeepsOneReproducerPerSignature) {
+  std::string dir = ::testing::TempDir() + "/uopc-corpus";
+  std::filesystem::remove_all(dir);
+  std::string args =
+      "fuzz --plant shrink_offset_sign --seconds 6 --jobs 2 --seed 11 --minimize --corpus " + dir;
+  auto c = testing::run_uopc(args);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  int signatures = count_lines_starting(c.out, "signature ");
+  ASSERT_GT(signatures, 0) << c.out;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path().string());
+  EXPECT_EQ(static_cast<int>(files.size()), signatures) << c.out;
+  for (const std::string& f : files) {
+    std::string text = testing::read_file(f);
+    EXPECT_EQ(text.rfind("# signature: ", 0), 0u) << text;
+    EXPECT_LE(count_statements(text), 6) << text;
+    EXPECT_EQ(testing::run_uopc("fuzz --check " + f + " --plant shrink_offset_sign").exit_code, 1)
+        << text;
+    EXPECT_EQ(testing::run_uopc("fuzz --check " + f).exit_code, 0) << text;
+  }
+  c = testing::run_uopc(args);
+  size_t again = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    again += e.path().extension() == ".uir";
+  EXPECT_LE(again, files.size() + static_cast<size_t>(count_lines_starting(c.out, "signature ")))
+      << c.out;
+}
+
+TEST(FuzzCampaign, AProgramPastTheTimeLimitIsKilledAndTheCampaignGoesOn) {
+  auto c = testing::run_uopc("fuzz --seconds 3 --time-limit 0 --keep-going --seed 3");
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("signature timeout"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("ran past the 0 s time limit"), std::string::npos) << c.out;
+}
+
+TEST(FuzzCampaign, ACrashedWorkerIsReportedAndRestarted) {
+  std::string out = ::testing::TempDir() + "/crash-campaign.txt";
+  std::string script = std::string(UOPC_BINARY_PATH) +
+                       " fuzz --seconds 5 --keep-going --seed 9 > " + out +
+                       " 2>&1 & d=$!; sleep 2; pkill -KILL -P $d; wait $d";
+  std::system(script.c_str());
+  std::string text = testing::read_file(out);
+  EXPECT_NE(text.find("signature crash"), std::string::npos) << text;
+  EXPECT_NE(text.find("died (signal 9)"), std::string::npos) << text;
+  EXPECT_NE(text.find("fuzz: "), std::string::npos) << text;  // the driver finished the campaign
 }
 
 }  // namespace
