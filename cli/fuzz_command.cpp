@@ -95,7 +95,8 @@ GenOptions gen_options(const FuzzArgs& a) {
 }
 
 // The failure as a worker reports it: shrunk first when asked, and named.
-Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend) {
+Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend,
+                   const std::string& dir) {
   Record r{seed, std::move(f), ""};
   Program p;
   try {
@@ -105,7 +106,8 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     return r;
   }
   if (a.minimize && r.failure.oracle != "rejection") {
-    Reduced small = reduce_program(p, fails_oracle(r.failure.oracle, backend));
+    Reduced small = reduce_program(p, a.target.empty() ? fails_oracle(r.failure.oracle, backend)
+                                                       : fails_target(a.target, dir));
     r.failure.program = small.text;
     p = parse_program(small.text, "reduced.uir");
     if (std::optional<Failure> again = check_program(p, backend, true))
@@ -118,6 +120,12 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
 void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int fd,
             int64_t deadline_ms) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
+  std::string dir;  // where an external target's program files go
+  if (!a.target.empty()) {
+    char tmpl[] = "/tmp/uopc-target-XXXXXX";
+    if (!::mkdtemp(tmpl)) return;
+    dir = tmpl;
+  }
   GenOptions gen = gen_options(a);
   int64_t done = shared->programs[j];
   int64_t budget = a.max_programs < 0 ? -1 : (a.max_programs + a.jobs - 1 - j) / a.jobs;
@@ -126,13 +134,15 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
        seed += static_cast<uint64_t>(a.jobs)) {
     shared->current_seed[j] = seed;
     shared->started_ms[j] = now_ms();
-    std::optional<Failure> f = check_seed(seed, *backend, gen);
+    std::optional<Failure> f = a.target.empty() ? check_seed(seed, *backend, gen)
+                                                : check_seed_target(seed, gen, a.target, dir);
     shared->started_ms[j] = 0;
     shared->programs[j] = ++done;
     if (!f) continue;
-    write_all(fd, encode(make_record(seed, *f, a, *backend)));
+    write_all(fd, encode(make_record(seed, *f, a, *backend, dir)));
     if (stop_on_failure) break;
   }
+  if (!dir.empty()) std::filesystem::remove_all(dir);
 }
 
 // The program of a seed, for a worker that died on it.
@@ -293,12 +303,14 @@ class Driver {
     if (a_.corpus.empty()) return;
     const Record& r = g.smallest;
     std::string path = a_.corpus + "/" + signature + ".uir";
-    std::string text = "# signature: " + signature + "\n# found by uopc fuzz (seed " +
-                       std::to_string(r.seed) + "): the " + r.failure.oracle +
-                       " oracle: " + r.failure.detail + "\n" +
-                       (a_.plant.empty() ? "" : "# planted bug: " + a_.plant + "\n") +
-                       "# replay: uopc fuzz --check " + path + " --backend " + a_.backend +
-                       (a_.plant.empty() ? "" : " --plant " + a_.plant) + "\n" + r.failure.program;
+    std::string text =
+        "# signature: " + signature + "\n# found by uopc fuzz (seed " + std::to_string(r.seed) +
+        "): the " + r.failure.oracle + " oracle: " + r.failure.detail + "\n" +
+        (a_.plant.empty() ? "" : "# planted bug: " + a_.plant + "\n") +
+        (a_.target.empty() ? "# replay: uopc fuzz --check " + path + " --backend " + a_.backend +
+                                 (a_.plant.empty() ? "" : " --plant " + a_.plant) + "\n"
+                           : "# replay: " + a_.target + " " + path + ", against uopc interp\n") +
+        r.failure.program;
     std::string tmp = path + ".tmp." + std::to_string(::getpid());
     std::ofstream(tmp, std::ios::binary) << text;
     std::filesystem::rename(tmp, path);

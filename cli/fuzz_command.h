@@ -23,6 +23,7 @@ struct FuzzArgs {
   bool list_plants = false;
   int64_t replay = -1;  // check only this seed, printing its program
   std::string check;    // check only this file with every oracle
+  std::string target;   // an external engine: `CMD FILE` prints outputs as `uopc interp` does
   std::string corpus;   // keep the smallest reproducer of each signature here; implies keep_going
   bool minimize = false;
   bool keep_going = false;  // go on after a failure (default: stop at the first)

@@ -20,6 +20,12 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
   return check_symbolic(choices);
 }
 
+std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen,
+                                         const std::string& command, const std::string& dir) {
+  RandomChoices choices(seed);
+  return check_target(generate(choices, gen), command, dir);
+}
+
 CampaignResult run_campaign(const CampaignOptions& o) {
   std::unique_ptr<Backend> backend = make_backend(o.backend);
   if (!backend) throw std::invalid_argument("no backend named " + o.backend);

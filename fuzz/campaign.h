@@ -37,4 +37,8 @@ CampaignResult run_campaign(const CampaignOptions& options);
 // sixteenth), a rule-breaking variant and a symbolic expression.
 std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen);
 
+// The program of one seed against an external engine (check_target).
+std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen,
+                                         const std::string& command, const std::string& dir);
+
 }  // namespace uopc

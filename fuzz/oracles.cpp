@@ -1,6 +1,11 @@
 #include "fuzz/oracles.h"
 
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
 
 #include "compiler/engine.h"
 #include "compiler/symbolic.h"
@@ -217,6 +222,41 @@ std::optional<Failure> check_symbolic(Choices& c) {
     if (k == at.size()) break;
   }
   return std::nullopt;
+}
+
+std::optional<Failure> check_target(const Program& p, const std::string& command,
+                                    const std::string& dir) {
+  std::string text = print_program(p);
+  std::string file = dir + "/program.uir", out = dir + "/stdout.txt";
+  std::ofstream(file, std::ios::binary) << text;
+  InterpResult want = interpret(p, {});
+  std::string expected;
+  for (const auto& [s, t] : want.outputs) expected += format_output(s->name, t) + "\n";
+  int status = std::system((command + " '" + file + "' >'" + out + "' 2>/dev/null").c_str());
+  std::ifstream in(out, std::ios::binary);
+  std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  int code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  int expected_code = want.failures.empty() ? 0 : 1;
+  if (code != expected_code)
+    return Failure{"target",
+                   "exited " + std::to_string(code) + ", expected " + std::to_string(expected_code),
+                   text};
+  if (got == expected) return std::nullopt;
+  // The first line that differs, named by its output.
+  size_t a = 0, b = 0;
+  while (a < expected.size() && b < got.size()) {
+    size_t ea = expected.find('\n', a), eb = got.find('\n', b);
+    std::string la = expected.substr(a, ea - a), lb = got.substr(b, eb - b);
+    auto cut = [](const std::string& s) { return s.size() > 160 ? s.substr(0, 160) + " ..." : s; };
+    if (la != lb)
+      return Failure{
+          "target",
+          la.substr(0, la.find(' ')) + ": printed " + cut(lb) + "; interp printed " + cut(la),
+          text};
+    a = ea + 1;
+    b = eb + 1;
+  }
+  return Failure{"target", "printed a different number of outputs", text};
 }
 
 std::optional<Failure> check_program(const Program& p, Backend& backend, bool compiled_composites) {

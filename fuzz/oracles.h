@@ -36,6 +36,12 @@ std::optional<Failure> check_roundtrip(const Program& p);
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
 std::optional<Failure> check_symbolic(Choices& choices);
 
+// An external engine under test: `command FILE` must print exactly what the interpreter
+// prints for FILE (SPEC section 6's output lines) and exit 0 when the asserts hold, 1 when one
+// fails. FILE is written in `dir`.
+std::optional<Failure> check_target(const Program& p, const std::string& command,
+                                    const std::string& dir);
+
 // engines (with cost and memory), roundtrip and composites, in that order; the composites
 // through the compiled engine only when `compiled_composites`.
 std::optional<Failure> check_program(const Program& p, Backend& backend,

@@ -160,6 +160,13 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend) {
   };
 }
 
+Interesting fails_target(const std::string& command, const std::string& dir) {
+  return [command, dir](const std::string& text) {
+    std::optional<Program> p = reparse(text);
+    return p && check_target(*p, command, dir).has_value();
+  };
+}
+
 Reduced reduce_program(const Program& p, const Interesting& interesting) {
   return Reducer(interesting).run(p);
 }

@@ -26,6 +26,9 @@ using Interesting = std::function<bool(const std::string& text)>;
 // "rejection": the text parses as it is, but not with the active planted bug switched off).
 Interesting fails_oracle(const std::string& oracle, Backend& backend);
 
+// Still fails against an external engine (check_target), run in `dir`.
+Interesting fails_target(const std::string& command, const std::string& dir);
+
 // The oracle a program fails first (engines/memory/cost, roundtrip, composites), if any.
 std::optional<Failure> first_failure(const Program& p, Backend& backend);
 

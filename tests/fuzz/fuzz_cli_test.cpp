@@ -168,3 +168,24 @@ TEST(FuzzCampaign, ACrashedWorkerIsReportedAndRestarted) {
 
 }  // namespace
 }  // namespace uopc
+
+namespace uopc {
+namespace {
+
+// An external engine: uopc run itself agrees with the interpreter, and with a planted bug it
+// does not, and the failure is minimized.
+TEST(FuzzTarget, DiffsAnExternalEngine) {
+  std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
+  auto c = testing::run_uopc("fuzz --seconds 3 --seed 2 --target '" + run + "'");
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+  c = testing::run_uopc("fuzz --seconds 20 --seed 2 --minimize --target '" + run +
+                        " --plant flip_off_by_one'");
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("signature target-"), std::string::npos) << c.out;
+  size_t at = c.out.find("):\n", c.out.find("# program (seed "));
+  ASSERT_NE(at, std::string::npos) << c.out;
+  EXPECT_LE(count_statements(c.out.substr(at + 3, c.out.find("fuzz: ", at) - at - 3)), 6) << c.out;
+}
+
+}  // namespace
+}  // namespace uopc
