@@ -104,6 +104,11 @@ class Reducer {
       out.push_back(
           print_program(substitute(p, n, expand(literal(Scalar::zero(n->dtype)), n->shape))));
     }
+    // Literals shrink to zero (or false), one at a time.
+    for (const UOp* n : order) {
+      if (n->op != Op::Const || n->value == Scalar::zero(n->dtype)) continue;
+      out.push_back(print_program(substitute(p, n, literal(Scalar::zero(n->dtype)))));
+    }
     // An output may become any of its sources, whatever its shape.
     for (const Statement* s : p.outputs())
       for (const UOpRef& src : s->node->src)

@@ -3,7 +3,9 @@
 //
 // Candidates, tried repeatedly until none is accepted: drop an output or an assert; make an
 // output one of its sources; bypass a node for a source of the same dtype and shape; replace
-// a node by a fresh input buffer or by a constant of its shape. Every candidate is printed and
+// a node by a fresh input buffer or by a constant of its shape; turn a literal into zero.
+// Shapes and ranks are not shrunk: a smaller shape would have to be carried through every
+// user of the value. Every candidate is printed and
 // parsed again, so it is well typed (a replaced offset that is no longer provable is simply
 // not a candidate), and it is kept only if the failure is still the same: the same oracle
 // fails (with the same planted bug, if one is on), or the external test still says so.
