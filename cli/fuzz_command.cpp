@@ -21,6 +21,7 @@
 #include "compiler/backend.h"
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
+#include "fuzz/signature.h"
 #include "ir/error.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
@@ -106,15 +107,18 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     r.signature = r.failure.oracle + "-" + r.failure.detail.substr(r.failure.detail.rfind(' ') + 1);
     return r;
   }
+  r.signature = failure_signature(r.failure, p, backend);
   if (a.minimize && r.failure.oracle != "rejection") {
-    Reduced small = reduce_program(p, a.target.empty() ? fails_oracle(r.failure.oracle, backend)
-                                                       : fails_target(a.target, dir));
+    Reduced small =
+        reduce_program(p, a.target.empty() ? fails_oracle(r.failure.oracle, backend, r.signature)
+                                           : fails_target(a.target, dir));
     r.failure.program = small.text;
     p = parse_program(small.text, "reduced.uir");
-    if (std::optional<Failure> again = check_program(p, backend, true))
-      r.failure.detail = again->detail;
+    std::optional<Failure> again =
+        a.target.empty() ? failure_in_family(oracle_family(r.failure.oracle), p, backend)
+                         : check_target(p, a.target, dir);
+    if (again) r.failure = {again->oracle, again->detail, small.text};
   }
-  r.signature = failure_signature(r.failure, p);
   return r;
 }
 
@@ -265,7 +269,7 @@ class Driver {
               program_of(seed, a_)};
     Record r{seed, f, f.oracle};
     try {
-      r.signature = failure_signature(f, parse_program(f.program, "failing.uir"));
+      r.signature = failure_signature(f, parse_program(f.program, "failing.uir"), *tcc_);
     } catch (const UserError&) {
     }
     add(std::move(r));
@@ -364,6 +368,7 @@ class Driver {
   Shared* shared_ = nullptr;
   std::vector<Worker> workers_;
   std::map<std::string, Group> groups_;
+  std::unique_ptr<Backend> tcc_ = make_tcc_backend();  // names crashes; never compiles
   int64_t start_ = 0, deadline_ = 0;
   int written_ = 0, known_ = 0;
 };

@@ -11,6 +11,7 @@
 
 #include "cli/source.h"
 #include "fuzz/reduce.h"
+#include "fuzz/signature.h"
 #include "ir/error.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
@@ -62,7 +63,7 @@ int run_reduce(const ReduceArgs& a) {
   if (!backend) throw UserError("--backend takes cc or tcc, not '" + a.backend + "'");
   Program p = load_program(a.path);
 
-  std::string oracle = a.oracle, detail;
+  std::string oracle = a.oracle, detail, signature;
   Interesting interesting;
   std::string private_dir;
   if (!a.test.empty()) {
@@ -71,18 +72,21 @@ int run_reduce(const ReduceArgs& a) {
     private_dir = tmpl;
     interesting = external_test(a.test, private_dir);
     oracle = "test";
-  } else {
-    std::optional<Failure> f = first_failure(p, *backend);
-    if (oracle.empty()) {
-      if (!f)
-        throw UserError(Location{p.file, 0, 0},
-                        "nothing to reduce: every oracle agrees on this program");
-      oracle = f->oracle;
-      detail = f->detail;
-    } else if (f && f->oracle == oracle) {
-      detail = f->detail;
-    }
+  } else if (oracle == "rejection") {
     interesting = fails_oracle(oracle, *backend);
+  } else {
+    std::optional<Failure> f = oracle.empty()
+                                   ? first_failure(p, *backend)
+                                   : failure_in_family(oracle_family(oracle), p, *backend);
+    if (!f)
+      throw UserError(Location{p.file, 0, 0},
+                      oracle.empty()
+                          ? "nothing to reduce: every oracle agrees on this program"
+                          : "the program does not fail the " + oracle + " oracle to begin with");
+    oracle = f->oracle;
+    detail = f->detail;
+    signature = failure_signature(*f, p, *backend);
+    interesting = fails_oracle(oracle, *backend, signature);
   }
   int before = count_statements(read_source(a.path));
   if (!interesting(read_source(a.path)))
@@ -92,15 +96,21 @@ int run_reduce(const ReduceArgs& a) {
   Reduced r = oracle == "rejection" ? reduce_lines(read_source(a.path), interesting)
                                     : reduce_program(p, interesting);
   if (!private_dir.empty()) std::filesystem::remove_all(private_dir);
+  if (!signature.empty()) {  // say how the small program fails, not how the large one did
+    Program small = parse_program(r.text, "reduced.uir");
+    if (std::optional<Failure> f = failure_in_family(oracle_family(oracle), small, *backend)) {
+      oracle = f->oracle;
+      detail = f->detail;
+    }
+  }
 
-  Program small = oracle == "rejection" ? p : parse_program(r.text, "reduced.uir");
   std::string path =
-      a.out.empty() ? "corpus/" + failure_signature(Failure{oracle, detail, r.text}, small) + ".uir"
-                    : a.out;
+      a.out.empty() ? "corpus/" + (signature.empty() ? oracle : signature) + ".uir" : a.out;
   std::string header =
       "# reduced by uopc reduce from " + p.file + ": " +
       (a.test.empty() ? "the " + oracle + " oracle fails" : "`" + a.test + "` fails") +
       (detail.empty() ? "" : ": " + detail) + "\n";
+  if (!signature.empty()) header += "# signature: " + signature + "\n";
   if (!a.plant.empty()) header += "# planted bug: " + a.plant + "\n";
   header += a.test.empty() ? "# replay: uopc diff --check-bounds --backend " + a.backend +
                                  (a.plant.empty() ? "" : " --plant " + a.plant) + " " + path + "\n"

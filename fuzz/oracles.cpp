@@ -45,7 +45,8 @@ std::optional<Failure> guarded(const std::string& oracle, const Program& p,
   }
 }
 
-// p with every pad and flip replaced by its composite, same statements and names.
+}  // namespace
+
 Program with_composites(const Program& p) {
   std::unordered_map<const UOp*, UOpRef> memo;
   std::vector<UOpRef> roots;
@@ -66,6 +67,8 @@ Program with_composites(const Program& p) {
   for (Statement& s : q.statements) s.node = memo.at(s.node.get());
   return q;
 }
+
+namespace {
 
 bool has_pad_or_flip(const Program& p) {
   for (const UOp* n : topo_order(p.roots()))

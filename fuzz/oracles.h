@@ -42,6 +42,9 @@ std::optional<Failure> check_symbolic(Choices& choices);
 std::optional<Failure> check_target(const Program& p, const std::string& command,
                                     const std::string& dir);
 
+// p with every pad and flip replaced by its composite, same statements and names.
+Program with_composites(const Program& p);
+
 // engines (with cost and memory), roundtrip and composites, in that order; the composites
 // through the compiled engine only when `compiled_composites`.
 std::optional<Failure> check_program(const Program& p, Backend& backend,

@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "fuzz/signature.h"
 #include "ir/build.h"
 #include "ir/error.h"
 #include "ir/parse.h"
@@ -58,24 +59,120 @@ Program keep_roots(const Program& p, size_t drop) {
   return q;
 }
 
+// How big a program is: statements first, then the elements of all its values, then text.
+struct Size {
+  int statements = 0;
+  int64_t elements = 0;
+  size_t chars = 0;
+  auto operator<=>(const Size&) const = default;
+};
+
+std::optional<Size> measure(const std::string& text) {
+  std::optional<Program> p = reparse(text);
+  if (!p) return std::nullopt;
+  Size size{count_statements(text), 0, text.size()};
+  for (const UOp* n : topo_order(p->roots())) size.elements += n->numel();
+  return size;
+}
+
+// An integer of a shape, pads list or buffer size in the text.
+struct Site {
+  size_t at = 0, length = 0;
+  int64_t value = 0;
+  bool in_list = false;
+};
+
+std::vector<Site> shape_sites(const std::string& text) {
+  std::vector<Site> sites;
+  bool in_list = false;
+  for (size_t k = 0; k < text.size(); ++k) {
+    char c = text[k];
+    if (c == '#') k = std::min(text.find('\n', k), text.size());
+    if (c == '[') in_list = true;
+    if (c == ']' || c == '\n') in_list = false;
+    bool after_buffer = k >= 7 && text.compare(k - 7, 7, "buffer ") == 0;
+    if (!std::isdigit(static_cast<unsigned char>(c)) || !(in_list || after_buffer)) continue;
+    size_t end = k;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end - k <= 9) sites.push_back({k, end - k, std::stoll(text.substr(k, end - k)), in_list});
+    k = end - 1;
+  }
+  return sites;
+}
+
+// `text` with each chosen site replaced by its new value (or removed, with a space, when that
+// is empty).
+std::string edit_sites(const std::string& text,
+                       const std::vector<std::pair<Site, std::string>>& edits) {
+  std::string out = text;
+  for (size_t k = edits.size(); k-- > 0;) {
+    const auto& [site, value] = edits[k];
+    size_t at = site.at, length = site.length;
+    if (value.empty() && at > 0 && out[at - 1] == ' ')
+      --at, ++length;
+    else if (value.empty() && at + length < out.size() && out[at + length] == ' ')
+      ++length;
+    out.replace(at, length, value);
+  }
+  return out;
+}
+
+// Every site of value v becomes w; with `scaled`, every multiple k*v becomes k*w too, so a
+// buffer of 20 read as [5 2 2] can become one of 8 read as [2 2 2].
+std::string resize(const std::string& text, const std::vector<Site>& sites, int64_t v, int64_t w,
+                   bool scaled) {
+  std::vector<std::pair<Site, std::string>> edits;
+  for (const Site& s : sites)
+    if (s.value == v || (scaled && s.value % v == 0 && s.value > v))
+      edits.push_back({s, std::to_string(s.value / v * w)});
+  return edit_sites(text, edits);
+}
+
+std::vector<int64_t> smaller_values(int64_t v) {
+  std::vector<int64_t> out;
+  for (int64_t w : {int64_t{1}, v / 2, v - 1})
+    if (w >= 1 && w < v && std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  return out;
+}
+
+// Shapes and ranks shrunk in the text: a size made smaller everywhere it occurs, then at one
+// place, then an axis dropped from one list. Most such edits break a type rule somewhere and
+// are not candidates; the ones that parse keep the graph consistent.
+std::vector<std::string> smaller_shapes(const std::string& text) {
+  std::vector<Site> sites = shape_sites(text);
+  std::vector<std::string> out;
+  std::set<int64_t> values;
+  for (const Site& s : sites) values.insert(s.value);
+  for (int64_t v : values)
+    for (int64_t w : smaller_values(v))
+      for (bool scaled : {true, false}) out.push_back(resize(text, sites, v, w, scaled));
+  for (const Site& s : sites)
+    for (int64_t w : smaller_values(s.value))
+      out.push_back(edit_sites(text, {{s, std::to_string(w)}}));
+  for (const Site& s : sites)
+    if (s.in_list) out.push_back(edit_sites(text, {{s, ""}}));
+  return out;
+}
+
 class Reducer {
  public:
   Reducer(const Interesting& interesting) : interesting_(interesting) {}
 
   Reduced run(const Program& start) {
     std::string best = print_program(start);
+    Size best_size = *measure(best);
     for (bool progress = true; progress;) {
       progress = false;
       std::optional<Program> p = reparse(best);
       if (!p) break;
-      for (const std::string& candidate : candidates(*p)) {
-        // Strictly smaller by (statements, characters), so reduction always ends.
-        if (std::make_pair(count_statements(candidate), candidate.size()) >=
-            std::make_pair(count_statements(best), best.size()))
-          continue;
+      for (const std::string& candidate : candidates(*p, best)) {
+        // Strictly smaller, so reduction always ends.
+        std::optional<Size> size = measure(candidate);
+        if (!size || *size >= best_size) continue;
         ++tried_;
         if (!interesting_(candidate)) continue;
         best = candidate;
+        best_size = *size;
         progress = true;
         break;
       }
@@ -85,7 +182,7 @@ class Reducer {
 
  private:
   // Candidates from the most to the least drastic.
-  std::vector<std::string> candidates(const Program& p) {
+  std::vector<std::string> candidates(const Program& p, const std::string& text) {
     std::vector<std::string> out;
     size_t roots = p.roots().size();
     for (size_t k = 0; roots > 1 && k < roots; ++k) out.push_back(print_program(keep_roots(p, k)));
@@ -113,6 +210,7 @@ class Reducer {
     for (const Statement* s : p.outputs())
       for (const UOpRef& src : s->node->src)
         if (src->op != Op::Const) out.push_back(print_program(substitute(p, s->node.get(), src)));
+    for (std::string& smaller : smaller_shapes(text)) out.push_back(std::move(smaller));
     return out;
   }
 
@@ -140,7 +238,17 @@ std::optional<Failure> first_failure(const Program& p, Backend& backend) {
   return check_program(p, backend, true);
 }
 
-Interesting fails_oracle(const std::string& oracle, Backend& backend) {
+std::optional<Failure> failure_in_family(const std::string& family, const Program& p,
+                                         Backend& backend) {
+  if (family == "roundtrip") return check_roundtrip(p);
+  std::optional<Failure> f = check_engines(p, backend);
+  if (family == "cost") return f && f->oracle == "cost" ? f : std::nullopt;
+  if (f && f->oracle != "cost") return f;
+  return check_composites(p, backend, true);
+}
+
+Interesting fails_oracle(const std::string& oracle, Backend& backend,
+                         const std::string& signature) {
   if (oracle == "rejection") {
     return [](const std::string& text) {
       if (!reparse(text)) return false;
@@ -151,17 +259,11 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend) {
       return refused;
     };
   }
-  return [oracle, &backend](const std::string& text) {
+  return [oracle, signature, &backend](const std::string& text) {
     std::optional<Program> p = reparse(text);
     if (!p) return false;
-    std::optional<Failure> f;
-    if (oracle == "roundtrip")
-      f = check_roundtrip(*p);
-    else if (oracle == "composites")
-      f = check_composites(*p, backend, true);
-    else
-      f = check_engines(*p, backend);
-    return f && f->oracle == oracle;
+    std::optional<Failure> f = failure_in_family(oracle_family(oracle), *p, backend);
+    return f && (signature.empty() || failure_signature(*f, *p, backend) == signature);
   };
 }
 
@@ -251,20 +353,6 @@ Reduced reduce_lines(const std::string& text, const Interesting& interesting) {
   }
   std::string out = join(lines);
   return {out, count_statements(out), tried};
-}
-
-std::string failure_signature(const Failure& f, const Program& p) {
-  std::set<std::string> ops;
-  if (!f.detail.empty() && f.detail[0] == '%') {
-    std::string name = f.detail.substr(0, f.detail.find(':'));
-    for (const Statement& s : p.statements)
-      if (s.name == name) ops.insert(std::string(op_name(s.node->op)));
-  }
-  if (ops.empty())
-    for (const Statement* s : p.outputs()) ops.insert(std::string(op_name(s->node->op)));
-  std::string out = f.oracle;
-  for (const std::string& op : ops) out += "-" + op;
-  return out;
 }
 
 }  // namespace uopc

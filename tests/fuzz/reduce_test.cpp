@@ -4,6 +4,7 @@
 
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
+#include "fuzz/signature.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
 #include "ir/print.h"
@@ -43,15 +44,43 @@ TEST_P(ReduceBug, ToAtMostSixStatements) {
   auto found = large_failure(*tcc);
   ASSERT_TRUE(found) << "no large failing program";
   const auto& [text, oracle] = *found;
-  Interesting still_fails = fails_oracle(oracle, *tcc);
+  std::string signature;
+  if (oracle != "rejection") {
+    Program large = parse_program(text, "large.uir");
+    std::optional<Failure> f = failure_in_family(oracle_family(oracle), large, *tcc);
+    ASSERT_TRUE(f) << oracle << " does not fail again:\n" << text;
+    signature = failure_signature(*f, large, *tcc);
+  }
+  Interesting still_fails = fails_oracle(oracle, *tcc, signature);
   ASSERT_TRUE(still_fails(text)) << oracle << "\n" << text;
   Reduced r = oracle == "rejection" ? reduce_lines(text, still_fails)
                                     : reduce_program(parse_program(text, "large.uir"), still_fails);
   EXPECT_LE(r.statements, 6) << "from " << count_statements(text) << " statements:\n" << r.text;
   EXPECT_TRUE(still_fails(r.text)) << r.text;
-  std::printf("%s: %s, %d statements reduced to %d (%d candidates)\n%s",
-              std::string(GetParam().name).c_str(), oracle.c_str(), count_statements(text),
-              r.statements, r.candidates_tried, r.text.c_str());
+  std::printf("%s: %s %s, %d statements reduced to %d (%d candidates)\n%s",
+              std::string(GetParam().name).c_str(), oracle.c_str(), signature.c_str(),
+              count_statements(text), r.statements, r.candidates_tried, r.text.c_str());
+}
+
+// Large shapes come down too: every size shrinks wherever the graph stays well typed.
+TEST(Reduce, ShrinksShapes) {
+  set_plant(Plant::PermuteInverse);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  std::string text =
+      "%x = buffer 240 dtype=i32\n%r = reshape %x shape=[4 5 12]\n"
+      "%p = permute %r order=[1 2 0]\n%y = add %p 1\n";
+  Program large = parse_program(text, "large.uir");
+  std::optional<Failure> f = check_program(large, *tcc, true);
+  ASSERT_TRUE(f);
+  std::string signature = failure_signature(*f, large, *tcc);
+  EXPECT_EQ(signature, "engines-permute");
+  Reduced r = reduce_program(large, fails_oracle(f->oracle, *tcc, signature));
+  set_plant(Plant::None);
+  int64_t elements = 0;
+  Program small = parse_program(r.text, "small.uir");
+  for (const UOp* n : topo_order(small.roots())) elements += n->numel();
+  EXPECT_LE(r.statements, 3) << r.text;
+  EXPECT_LE(elements, 3 * 12) << r.text;
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ReduceBug, ::testing::ValuesIn(plant_list()),

@@ -1,0 +1,30 @@
+// Failure signatures: how a campaign tells one bug from another, and how the minimizer knows a
+// smaller program still fails *the same way*.
+//
+// A signature is a family of oracles and the kind of op where the failure first shows, e.g.
+// "engines-permute". The op is found by localization: each node of the program, in
+// topological order, is computed alone (a program with that node as its only output), and the
+// first one that fails names the op. So a wrong permute rule is "engines-permute" whether the
+// permute feeds an add, a reduce or a pad's composite, and whether the wrong index reads a
+// wrong element or leaves the buffer.
+//
+// Families: "engines" (the engines, memory and composites oracles: the compiled engine
+// computes a value the interpreter does not), "cost", "roundtrip". Other failures (rejection,
+// crash, timeout, target), and failures no single node shows, are named by their oracle and
+// the ops of the outputs involved.
+#pragma once
+
+#include <string>
+
+#include "compiler/backend.h"
+#include "fuzz/oracles.h"
+#include "ir/program.h"
+
+namespace uopc {
+
+std::string failure_signature(const Failure& f, const Program& p, Backend& backend);
+
+// The family an oracle belongs to ("memory" -> "engines"), or the oracle itself.
+std::string oracle_family(const std::string& oracle);
+
+}  // namespace uopc
