@@ -167,20 +167,25 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
   // outermost ones, each loop outside them would compute the whole reduce again (a column sum
   // broadcast back over the rows); if they run more often than the reduce has elements, some
   // element is recomputed (a reduce broadcast back through a reshape that merges axes).
-  // Either way, computing it once, in a kernel of its own, avoids the waste.
+  // The same holds when it is asked for in several loop nests whose trips add up past its
+  // elements. Either way, computing it once, in a kernel of its own, avoids the waste.
   // Decided on the simplified index, whatever the index is: the placement below follows the
   // index as given, so an index left unsimplified shows as wasted work, not as a new kernel.
   std::vector<UOpRef> around = with_enclosing(open_ranges(simplified(idx), ctx), ctx);
   int64_t trips = 1;
   for (const UOpRef& r : around)
     trips = std::min<int64_t>(trips * range_size(*r), int64_t{1} << 40);
-  if (ctx.materialize && (trips > u->numel() || !outer_loops_only(around, ctx.output_loops)))
-    return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));
-  // Copies of one reduce at indices inside the same loops share its loops.
+  // Copies of one reduce at indices inside the same loops share its loops; in other loops
+  // they are computed again, so the elements asked for add up across those.
   std::vector<const UOp*> key{u.get()};
   for (const UOpRef& r : open) key.push_back(r.get());
-  auto [it, fresh] = ctx.reduce_loops.try_emplace(key);
+  bool fresh = !ctx.reduce_loops.contains(key);
+  int64_t demanded = fresh ? ctx.reduce_demand[u.get()] + trips : 0;
+  if (ctx.materialize && (demanded > u->numel() || !outer_loops_only(around, ctx.output_loops)))
+    return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));
+  auto it = ctx.reduce_loops.try_emplace(key).first;
   if (fresh) {
+    ctx.reduce_demand[u.get()] = demanded;
     // Row-major: the first popped axis gets the lowest id, which the linearizer puts outside.
     it->second.resize(static_cast<size_t>(u->pop()));
     for (int j = 0; j < u->pop(); ++j) {

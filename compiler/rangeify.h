@@ -35,7 +35,8 @@ struct LowerContext {
   int64_t next_alloc = 0;
   std::map<std::vector<const UOp*>, UOpRef> memo;                       // {node, idx...} -> value
   std::map<std::vector<const UOp*>, std::vector<UOpRef>> reduce_loops;  // {reduce, open ranges...}
-  std::unordered_map<const UOp*, std::vector<UOpRef>> open;             // open ranges below a node
+  std::unordered_map<const UOp*, int64_t> reduce_demand;     // elements computed inline so far
+  std::unordered_map<const UOp*, std::vector<UOpRef>> open;  // open ranges below a node
   // The loops around each loop this kernel made: where it will sit once linearized.
   std::unordered_map<const UOp*, std::vector<UOpRef>> enclosing;
   std::vector<UOpRef> keep;  // memo keys' nodes stay alive
