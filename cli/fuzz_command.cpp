@@ -54,9 +54,11 @@ struct Record {
 
 std::string encode(const Record& r) {
   const Failure& f = r.failure;
-  return "R " + std::to_string(r.seed) + " " + std::to_string(f.oracle.size()) + " " +
-         std::to_string(f.detail.size()) + " " + std::to_string(f.program.size()) + " " +
-         std::to_string(r.signature.size()) + "\n" + f.oracle + f.detail + f.program + r.signature;
+  std::string opts = format_opts_choice(f.config.opts);
+  return "R " + std::to_string(r.seed) + " " + std::to_string(f.config.threads) + " " +
+         std::to_string(f.oracle.size()) + " " + std::to_string(f.detail.size()) + " " +
+         std::to_string(f.program.size()) + " " + std::to_string(r.signature.size()) + " " +
+         std::to_string(opts.size()) + "\n" + f.oracle + f.detail + f.program + r.signature + opts;
 }
 
 // Takes the complete records off the front of `buffer`.
@@ -66,9 +68,12 @@ std::vector<Record> decode(std::string& buffer) {
     size_t nl = buffer.find('\n');
     if (nl == std::string::npos) break;
     unsigned long long seed = 0;
-    size_t a = 0, b = 0, c = 0, d = 0;
-    if (std::sscanf(buffer.c_str(), "R %llu %zu %zu %zu %zu", &seed, &a, &b, &c, &d) != 5) break;
-    if (buffer.size() < nl + 1 + a + b + c + d) break;
+    int threads = 1;
+    size_t a = 0, b = 0, c = 0, d = 0, e = 0;
+    if (std::sscanf(buffer.c_str(), "R %llu %d %zu %zu %zu %zu %zu", &seed, &threads, &a, &b, &c,
+                    &d, &e) != 7)
+      break;
+    if (buffer.size() < nl + 1 + a + b + c + d + e) break;
     size_t at = nl + 1;
     Record r;
     r.seed = seed;
@@ -76,7 +81,9 @@ std::vector<Record> decode(std::string& buffer) {
     r.failure.detail = buffer.substr(at += a, b);
     r.failure.program = buffer.substr(at += b, c);
     r.signature = buffer.substr(at += c, d);
-    buffer.erase(0, at + d);
+    r.failure.config.opts = parse_opts_choice(buffer.substr(at += d, e), "a worker's record");
+    r.failure.config.threads = threads;
+    buffer.erase(0, at + e);
     out.push_back(std::move(r));
   }
   return out;
@@ -107,17 +114,18 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     r.signature = r.failure.oracle + "-" + r.failure.detail.substr(r.failure.detail.rfind(' ') + 1);
     return r;
   }
-  r.signature = failure_signature(r.failure, p, backend);
+  const EngineConfig config = r.failure.config;
+  r.signature = failure_signature(r.failure, p, backend, config);
   if (a.minimize && r.failure.oracle != "rejection") {
-    Reduced small =
-        reduce_program(p, a.target.empty() ? fails_oracle(r.failure.oracle, backend, r.signature)
-                                           : fails_target(a.target, dir));
+    Reduced small = reduce_program(
+        p, a.target.empty() ? fails_oracle(r.failure.oracle, backend, r.signature, config)
+                            : fails_target(a.target, dir));
     r.failure.program = small.text;
     p = parse_program(small.text, "reduced.uir");
     std::optional<Failure> again =
-        a.target.empty() ? failure_in_family(oracle_family(r.failure.oracle), p, backend)
+        a.target.empty() ? failure_in_family(oracle_family(r.failure.oracle), p, backend, config)
                          : check_target(p, a.target, dir);
-    if (again) r.failure = {again->oracle, again->detail, small.text};
+    if (again) r.failure = {again->oracle, again->detail, small.text, config};
   }
   return r;
 }
@@ -157,6 +165,13 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
 std::string program_of(uint64_t seed, const FuzzArgs& a) {
   RandomChoices choices(seed);
   return print_program(generate(choices, gen_options(a)));
+}
+
+// How the compiled engine ran the program of a seed.
+EngineConfig config_of(uint64_t seed, const FuzzArgs& a) {
+  RandomChoices choices(seed);
+  generate(choices, gen_options(a));
+  return draw_engine_config(choices);
 }
 
 struct Group {
@@ -266,7 +281,7 @@ class Driver {
                                        : "exit " + std::to_string(WEXITSTATUS(status))) +
                   ")";
     Failure f{overdue ? "timeout" : "crash", "the worker " + what + " checking this program",
-              program_of(seed, a_)};
+              program_of(seed, a_), config_of(seed, a_)};
     Record r{seed, f, f.oracle};
     try {
       r.signature = failure_signature(f, parse_program(f.program, "failing.uir"), *tcc_);
@@ -316,7 +331,8 @@ class Driver {
         "): the " + r.failure.oracle + " oracle: " + r.failure.detail + "\n" +
         (a_.plant.empty() ? "" : "# planted bug: " + a_.plant + "\n") +
         (a_.target.empty() ? "# replay: uopc fuzz --check " + path + " --backend " + a_.backend +
-                                 (a_.plant.empty() ? "" : " --plant " + a_.plant) + "\n"
+                                 (a_.plant.empty() ? "" : " --plant " + a_.plant) + " " +
+                                 r.failure.config.flags() + "\n"
                            : "# replay: " + a_.target + " " + path + ", against uopc interp\n") +
         r.failure.program;
     std::string tmp = path + ".tmp." + std::to_string(::getpid());
@@ -392,7 +408,8 @@ int replay(const FuzzArgs& a) {
 int check_file(const FuzzArgs& a) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   Program p = load_program(a.check);
-  if (std::optional<Failure> f = check_program(p, *backend, true)) {
+  EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
+  if (std::optional<Failure> f = check_program(p, *backend, true, config)) {
     std::printf("disagreement: the %s oracle failed: %s\n", f->oracle.c_str(), f->detail.c_str());
     return 1;
   }

@@ -26,8 +26,10 @@ struct FuzzArgs {
   std::string target;   // an external engine: `CMD FILE` prints outputs as `uopc interp` does
   std::string corpus;   // keep the smallest reproducer of each signature here; implies keep_going
   bool minimize = false;
-  bool keep_going = false;  // go on after a failure (default: stop at the first)
-  double time_limit = 10;   // seconds one program may take before its worker is killed
+  bool keep_going = false;    // go on after a failure (default: stop at the first)
+  double time_limit = 10;     // seconds one program may take before its worker is killed
+  std::string opts = "none";  // how the compiled engine runs the program (--check, reduce)
+  int threads = 1;
 };
 
 // 0 when every oracle agreed, 1 when one did not (the program is printed), 2 on bad arguments.

@@ -1,6 +1,8 @@
 // uopc: the command line. Each subcommand is one function below; exit codes follow SPEC
 // section 6: 0 fine, 1 an assert failed, 2 bad program or input, 3 internal failure.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +11,7 @@
 #include "cli/reduce_command.h"
 #include "cli/source.h"
 #include "compiler/engine.h"
+#include "compiler/thread_pool.h"
 #include "interp/interp.h"
 #include "interp/npy.h"
 #include "ir/dot.h"
@@ -82,7 +85,19 @@ struct RunArgs : InterpArgs {
   std::string backend = "cc";
   bool check_bounds = false;
   std::string plant;
+  std::string opts = "auto";
+  int threads = 0;  // all cores
+  bool bench = false;
+  int bench_runs = 10;
 };
+
+OptsChoice opts_choice(const std::string& text) {
+  return parse_opts_choice(text, "--opts");
+}
+
+int threads_of(const RunArgs& a) {
+  return a.threads > 0 ? a.threads : hardware_threads();
+}
 
 // --plant NAME: one known compiler bug, for seeing what the oracles report.
 void apply_plant(const std::string& name) {
@@ -124,23 +139,48 @@ int run_interp(const InterpArgs& a) {
   return report(p, interpret(p, interp_options(a)), a.out_dir);
 }
 
+// The median of `runs` timed runs of every kernel, after one warm-up run, in milliseconds.
+double median_kernel_ms(Executable& e, int runs) {
+  e.run();
+  std::vector<double> ms;
+  for (int k = 0; k < runs; ++k) {
+    auto start = std::chrono::steady_clock::now();
+    e.run();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return runs % 2 ? ms[runs / 2] : (ms[runs / 2 - 1] + ms[runs / 2]) / 2;
+}
+
 int run_run(const RunArgs& a) {
   if (!a.plant.empty()) apply_plant(a.plant);
   Program p = load_program(a.path);
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   check_value_sizes(p, o.max_elements);
-  return report(p, run_compiled(p, compile_program(p, {a.check_bounds, false}), *backend, o),
-                a.out_dir);
+  CompiledProgram c = compile_program(p, {a.check_bounds, false}, opts_choice(a.opts));
+  Executable e(p, c, *backend, o, threads_of(a));
+  double ms = a.bench ? median_kernel_ms(e, a.bench_runs) : (e.run(), 0.0);
+  int code = report(p, e.results(), a.out_dir);
+  if (a.bench) std::printf("kernel time: %.3f ms (median of %d runs)\n", ms, a.bench_runs);
+  return code;
 }
 
-int run_lower(const std::string& path) {
-  std::fputs(lowered_text(compile_program(load_program(path))).c_str(), stdout);
+struct LowerArgs {
+  std::string path;
+  std::string opts = "auto";
+};
+
+int run_lower(const LowerArgs& a) {
+  Program p = load_program(a.path);
+  std::fputs(lowered_text(compile_program(p, {}, opts_choice(a.opts))).c_str(), stdout);
   return kOk;
 }
 
-int run_render(const std::string& path) {
-  std::fputs(compile_program(load_program(path)).source.c_str(), stdout);
+int run_render(const LowerArgs& a) {
+  Program p = load_program(a.path);
+  std::fputs(compile_program(p, {}, opts_choice(a.opts)).source.c_str(), stdout);
   return kOk;
 }
 
@@ -150,8 +190,10 @@ int run_diff(const RunArgs& a) {
   Program p = load_program(a.path);
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
-  InterpResult want = interpret(p, o);
-  InterpResult got = run_compiled(p, compile_program(p, {a.check_bounds, false}), *backend, o);
+  CompiledProgram c = compile_program(p, {a.check_bounds, false}, opts_choice(a.opts));
+  // An unrolled reduce folds as a tree; the interpreter folds it the same way.
+  InterpResult want = interpret(p, matching(c, o));
+  InterpResult got = run_compiled(p, c, *backend, o, threads_of(a));
   int differences = 0;
   for (size_t i = 0; i < want.outputs.size(); ++i) {
     const auto& [s, t] = want.outputs[i];
@@ -192,14 +234,23 @@ int dispatch(int argc, char** argv) {
       {"check", "type-check FILE and print each statement's type", run_check},
       {"print", "print FILE in canonical form", run_print},
       {"dot", "print FILE's graph as Graphviz DOT", run_dot},
-      {"lower", "print FILE's kernels as loop programs", run_lower},
-      {"render", "print the C source of FILE's kernels", run_render},
   };
   for (const auto& r : readers) {
     CLI::App* cmd = app.add_subcommand(r.name, r.description);
     cmd->add_option("FILE", path, "program, or - for standard input")->required();
     cmd->callback([&, run = r.run] { code = run(path); });
   }
+  const char* opts_help =
+      "kernel options: auto (default), none, or e.g. 'upcast=0:4,1:4 unroll=4 tile=0:64 thread=0'";
+  LowerArgs la;
+  CLI::App* lower = app.add_subcommand("lower", "print FILE's kernels as loop programs");
+  CLI::App* render = app.add_subcommand("render", "print the C source of FILE's kernels");
+  for (CLI::App* cmd : {lower, render}) {
+    cmd->add_option("FILE", la.path, "program, or - for standard input")->required();
+    cmd->add_option("--opts", la.opts, opts_help);
+  }
+  lower->callback([&] { code = run_lower(la); });
+  render->callback([&] { code = run_render(la); });
 
   InterpArgs ia;
   CLI::App* interp = app.add_subcommand("interp", "run FILE on the reference interpreter");
@@ -224,8 +275,16 @@ int dispatch(int argc, char** argv) {
                     "switch on one planted compiler bug (uopc fuzz --list-plants)");
     cmd->add_flag("--check-bounds", ra.check_bounds,
                   "check every load and store offset at run time (exit 3 on a bad one)");
+    cmd->add_option("--opts", ra.opts, opts_help);
+    cmd->add_option("--threads", ra.threads,
+                    "threads for kernels with a thread loop (default: all cores)")
+        ->check(CLI::Range(1, 1024));
   }
   run->add_option("--out", ra.out_dir, "also write each output as DIR/NAME.npy");
+  run->add_flag("--bench", ra.bench,
+                "time the kernels (after a warm-up run) and end with their median time");
+  run->add_option("--runs", ra.bench_runs, "timed runs for --bench (default 10)")
+      ->check(CLI::Range(1, 1000000));
   run->callback([&] { code = run_run(ra); });
   diff->callback([&] { code = run_diff(ra); });
 
@@ -249,6 +308,9 @@ int dispatch(int argc, char** argv) {
                  "shrink every failure with uopc reduce before keeping it");
   fuzz->add_flag("--keep-going", fa.keep_going, "go on after a failure (implied by --corpus)");
   fuzz->add_option("--time-limit", fa.time_limit, "seconds one program may take (default 10)");
+  fuzz->add_option("--opts", fa.opts, "with --check: kernel options (default none)");
+  fuzz->add_option("--threads", fa.threads, "with --check: threads (default 1)")
+      ->check(CLI::Range(1, 1024));
   fuzz->callback([&] { code = run_fuzz(fa); });
 
   ReduceArgs rd;
@@ -260,6 +322,9 @@ int dispatch(int argc, char** argv) {
   reduce->add_option("--test", rd.test, "CMD: `CMD FILE` exits 0 while FILE still fails");
   reduce->add_option("-o,--out", rd.out, "where to write it (default corpus/SIGNATURE.uir)");
   reduce->add_option("--backend", rd.backend, "tcc (default) or cc");
+  reduce->add_option("--opts", rd.opts, "kernel options the failure needs (default none)");
+  reduce->add_option("--threads", rd.threads, "threads the failure needs (default 1)")
+      ->check(CLI::Range(1, 1024));
   reduce->callback([&] { code = run_reduce(rd); });
 
   try {

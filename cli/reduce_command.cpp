@@ -64,6 +64,7 @@ int run_reduce(const ReduceArgs& a) {
   Program p = load_program(a.path);
 
   std::string oracle = a.oracle, detail, signature;
+  EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
   Interesting interesting;
   std::string private_dir;
   if (!a.test.empty()) {
@@ -73,7 +74,7 @@ int run_reduce(const ReduceArgs& a) {
     interesting = external_test(a.test, private_dir);
     oracle = "test";
   } else if (oracle == "rejection") {
-    interesting = fails_oracle(oracle, *backend);
+    interesting = fails_oracle(oracle, *backend, "", config);
   } else {
     std::optional<Failure> f = oracle.empty()
                                    ? first_failure(p, *backend)
@@ -85,8 +86,8 @@ int run_reduce(const ReduceArgs& a) {
                           : "the program does not fail the " + oracle + " oracle to begin with");
     oracle = f->oracle;
     detail = f->detail;
-    signature = failure_signature(*f, p, *backend);
-    interesting = fails_oracle(oracle, *backend, signature);
+    signature = failure_signature(*f, p, *backend, config);
+    interesting = fails_oracle(oracle, *backend, signature, config);
   }
   int before = count_statements(read_source(a.path));
   if (!interesting(read_source(a.path)))
@@ -98,7 +99,8 @@ int run_reduce(const ReduceArgs& a) {
   if (!private_dir.empty()) std::filesystem::remove_all(private_dir);
   if (!signature.empty()) {  // say how the small program fails, not how the large one did
     Program small = parse_program(r.text, "reduced.uir");
-    if (std::optional<Failure> f = failure_in_family(oracle_family(oracle), small, *backend)) {
+    if (std::optional<Failure> f =
+            failure_in_family(oracle_family(oracle), small, *backend, config)) {
       oracle = f->oracle;
       detail = f->detail;
     }
@@ -113,7 +115,8 @@ int run_reduce(const ReduceArgs& a) {
   if (!signature.empty()) header += "# signature: " + signature + "\n";
   if (!a.plant.empty()) header += "# planted bug: " + a.plant + "\n";
   header += a.test.empty() ? "# replay: uopc diff --check-bounds --backend " + a.backend +
-                                 (a.plant.empty() ? "" : " --plant " + a.plant) + " " + path + "\n"
+                                 (a.plant.empty() ? "" : " --plant " + a.plant) + " " +
+                                 config.flags() + " " + path + "\n"
                            : "# replay: " + a.test + " " + path + "\n";
   write_atomically(path, header + r.text);
   std::printf("reduced %d statements to %d (%d candidates tried): %s\n", before, r.statements,

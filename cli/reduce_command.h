@@ -12,6 +12,8 @@ struct ReduceArgs {
   std::string test;  // external interestingness command: `CMD FILE` exits 0 while failing
   std::string out;   // default: corpus/SIGNATURE.uir
   std::string backend = "tcc";
+  std::string opts = "none";  // how the compiled engine runs the program (--check, reduce)
+  int threads = 1;
 };
 
 int run_reduce(const ReduceArgs& args);

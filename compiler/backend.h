@@ -7,9 +7,9 @@
 //   tcc  libtcc compiles in memory, in about a millisecond. libtcc is not thread-safe, so
 //        every use of it holds one process-wide lock.
 //
-// Both compile without fast-math and without FMA contraction, so kernels round every f32
-// operation once, as the interpreter does. A compiler failure throws ToolchainError carrying
-// the compiler's own message.
+// cc compiles with -O3 -march=native. Both compile without fast-math and without FMA contraction,
+// so kernels round every f32 operation once, as the interpreter does. A compiler failure throws
+// ToolchainError carrying the compiler's own message.
 #pragma once
 
 #include <memory>
@@ -18,9 +18,9 @@
 
 namespace uopc {
 
-// args[k] is kernel parameter k; status is a long long[8] block for checks and counters
-// (compiler/render_c.h).
-using KernelFn = void (*)(void** args, long long* status);
+// args[k] is kernel parameter k; status is a long long[8] block for checks and counters;
+// [lo, hi) the part of the thread loop to run (compiler/render_c.h).
+using KernelFn = void (*)(void** args, long long* status, int lo, int hi);
 
 class ToolchainError : public std::runtime_error {
  public:

@@ -21,7 +21,7 @@ namespace {
 
 constexpr size_t kLargeSource = size_t{256} << 10;
 const std::vector<std::string> kFlags = {
-    "-O2", "-shared", "-fPIC", "-ffp-contract=off", "-fno-fast-math", "-w"};
+    "-O3", "-march=native", "-shared", "-fPIC", "-ffp-contract=off", "-fno-fast-math", "-w"};
 
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);

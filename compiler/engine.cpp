@@ -1,11 +1,14 @@
 #include "compiler/engine.h"
 
+#include <array>
 #include <cstring>
 
 #include "compiler/big_stack.h"
 #include "compiler/render_c.h"
+#include "compiler/thread_pool.h"
 #include "ir/error.h"
 #include "ir/loop.h"
+#include "ir/plant.h"
 
 namespace uopc {
 namespace {
@@ -56,10 +59,11 @@ bool shallow(const Program& p) {
   return nodes < 2000;
 }
 
-CompiledProgram compile_program(const Program& p, const RenderOptions& options) {
+CompiledProgram compile_program(const Program& p, const RenderOptions& options,
+                                const OptsChoice& opts) {
   return with_big_stack(
       [&] {
-        CompiledProgram c{make_schedule(p), "", options};
+        CompiledProgram c{make_schedule(p, opts), "", options};
         std::string kernels;
         for (const KernelSpec& k : c.schedule.kernels)
           kernels += "\n" + render_kernel(k.name, k.sink, options);
@@ -69,12 +73,19 @@ CompiledProgram compile_program(const Program& p, const RenderOptions& options) 
       shallow(p));
 }
 
+InterpOptions matching(const CompiledProgram& c, InterpOptions options) {
+  for (const auto& [reduce, f] : c.schedule.unrolled)
+    if (f > 1) options.unrolled[reduce] = f;
+  return options;
+}
+
 std::string lowered_text(const CompiledProgram& c) {
   return with_big_stack([&] {
     std::string out;
     for (const KernelSpec& k : c.schedule.kernels) {
       out += "# " + k.name + ": " + std::string(dtype_name(k.root->dtype)) +
-             shape_str(k.root->shape) + " into buffer " + std::to_string(k.args[0]) + "\n";
+             shape_str(k.root->shape) + " into buffer " + std::to_string(k.args[0]) +
+             (k.opts.none() ? "" : ", opts " + format_opts(k.opts)) + "\n";
       out += print_loop_program(k.sink);
     }
     return out;
@@ -82,8 +93,8 @@ std::string lowered_text(const CompiledProgram& c) {
 }
 
 Executable::Executable(const Program& p, const CompiledProgram& c, Backend& backend,
-                       const InterpOptions& options)
-    : program_(p), compiled_(c) {
+                       const InterpOptions& options, int threads)
+    : program_(p), compiled_(c), threads_(std::max(1, threads)) {
   check_value_sizes(p, options.max_elements);
   for (const BufferSpec& b : c.schedule.buffers) {
     if (b.input())
@@ -98,16 +109,34 @@ Executable::Executable(const Program& p, const CompiledProgram& c, Backend& back
 
 void Executable::run() {
   const std::vector<KernelSpec>& kernels = compiled_.schedule.kernels;
-  for (size_t i = 0; i < kernels.size(); ++i) {
+  for (size_t k = 0; k < kernels.size(); ++k) {
     std::vector<void*> args;
-    for (int b : kernels[i].args) args.push_back(buffers_[static_cast<size_t>(b)].data());
-    long long status[8] = {};
-    kernels_[i](args.data(), status);
-    iterations_ += status[4];
-    if (status[0])
-      throw BoundsError(kernels[i].name + " accessed parameter " + std::to_string(status[1]) +
-                        " at offset " + std::to_string(status[2]) + ", outside [0, " +
-                        std::to_string(status[3]) + ")");
+    for (int b : kernels[k].args) args.push_back(buffers_[static_cast<size_t>(b)].data());
+    run_kernel(k, args.data());
+  }
+}
+
+// The thread loop's range in `parts` nearly equal parts, each with its own status block.
+void Executable::run_kernel(size_t k, void** args) {
+  const KernelSpec& spec = compiled_.schedule.kernels[k];
+  int64_t size = spec.thread_size;
+  int parts = static_cast<int>(std::min<int64_t>(threads_, std::max<int64_t>(size, 1)));
+  std::vector<std::array<long long, 8>> status(static_cast<size_t>(parts));
+  auto part = [&](int j) {
+    int lo = static_cast<int>(size * j / parts), hi = static_cast<int>(size * (j + 1) / parts);
+    if (planted(Plant::ThreadRangeGap) && j + 1 < parts && hi > lo) --hi;
+    status[static_cast<size_t>(j)] = {};
+    kernels_[k](args, status[static_cast<size_t>(j)].data(), lo, hi);
+  };
+  if (parts == 1)
+    part(0);
+  else
+    shared_pool(threads_).run(parts, part);
+  for (const std::array<long long, 8>& s : status) {
+    iterations_ += s[4];
+    if (s[0])
+      throw BoundsError(spec.name + " accessed parameter " + std::to_string(s[1]) + " at offset " +
+                        std::to_string(s[2]) + ", outside [0, " + std::to_string(s[3]) + ")");
   }
 }
 
@@ -128,8 +157,8 @@ InterpResult Executable::results() const {
 }
 
 InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& backend,
-                          const InterpOptions& options) {
-  Executable e(p, c, backend, options);
+                          const InterpOptions& options, int threads) {
+  Executable e(p, c, backend, options, threads);
   e.run();
   return e.results();
 }

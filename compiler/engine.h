@@ -24,7 +24,12 @@ struct CompiledProgram {
 // With options.check_bounds, every load and store is checked against its buffer at run time,
 // and running throws std::logic_error naming the first bad access (a compiler bug); with
 // options.count_iterations, Executable::iterations() counts loop iterations.
-CompiledProgram compile_program(const Program& p, const RenderOptions& options = {});
+// `opts` decides each kernel's loops (compiler/opts.h).
+CompiledProgram compile_program(const Program& p, const RenderOptions& options = {},
+                                const OptsChoice& opts = {});
+
+// Interpreter options that fold every reduce in the order the compiled program does.
+InterpOptions matching(const CompiledProgram& c, InterpOptions options = {});
 
 // The loop program of every kernel, in the book's form, with a header per kernel.
 std::string lowered_text(const CompiledProgram& c);
@@ -36,27 +41,30 @@ class BoundsError : public std::logic_error {
 };
 
 // A built program with its buffers: inputs filled, kernels loaded. run() executes every
-// kernel once, in order; results() reads outputs and assert operands back.
+// kernel once, in order, a kernel with a thread loop split into `threads` parts run on a
+// thread pool; results() reads outputs and assert operands back.
 class Executable {
  public:
   Executable(const Program& p, const CompiledProgram& c, Backend& backend,
-             const InterpOptions& options);
+             const InterpOptions& options, int threads = 1);
   void run();
   InterpResult results() const;
   int64_t iterations() const { return iterations_; }
 
  private:
   Tensor value(const UOp* node) const;
+  void run_kernel(size_t k, void** args);
 
   const Program& program_;
   const CompiledProgram& compiled_;
   std::vector<std::vector<unsigned char>> buffers_;
   std::unique_ptr<Module> module_;
   std::vector<KernelFn> kernels_;
+  int threads_ = 1;
   int64_t iterations_ = 0;
 };
 
 InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& backend,
-                          const InterpOptions& options);
+                          const InterpOptions& options, int threads = 1);
 
 }  // namespace uopc

@@ -154,6 +154,51 @@ bool outer_loops_only(const std::vector<UOpRef>& open, const std::vector<UOpRef>
   return true;
 }
 
+// Index `c` of the `f` copies of an axis split as base * f + c (a base of 0 is no loop).
+UOpRef split_index(const UOpRef& base, int64_t f, int64_t c) {
+  if (f == 1) return base;
+  int64_t stride = planted(Plant::UpcastWrongOffset) ? f - 1 : f;
+  if (base->op == Op::Const) return i32(c);
+  return simplify(alu(Op::Add, {alu(Op::Mul, {base, i32(stride)}), i32(c)}));
+}
+
+// Values combined pairwise, level by level: ((v0 v1) (v2 v3)) ..., an odd one carried up.
+UOpRef balanced_tree(Op fold, std::vector<UOpRef> values) {
+  while (values.size() > 1) {
+    std::vector<UOpRef> next;
+    for (size_t i = 0; i < values.size(); i += 2) {
+      if (i + 1 < values.size())
+        next.push_back(alu(fold, {values[i], values[i + 1]}));
+      else if (!planted(Plant::UnrollTreeDropsLast))
+        next.push_back(values[i]);
+    }
+    values = std::move(next);
+  }
+  return values.front();
+}
+
+// How many elements of its innermost popped axis a reduce folds per iteration: decided once
+// per reduce for the whole program.
+int64_t unroll_factor(const UOp& u, LowerContext& ctx) {
+  if (ctx.unrolled)
+    if (auto it = ctx.unrolled->find(&u); it != ctx.unrolled->end()) return it->second;
+  int64_t f = ctx.opts.unroll;
+  if (f < 2 || u.pop() == 0 || u.src[0]->shape[static_cast<size_t>(u.pop() - 1)] % f != 0) f = 1;
+  if (ctx.unrolled) ctx.unrolled->emplace(&u, f);
+  return f;
+}
+
+// A fresh accumulator for each copy of a reduce, even copies that share loops.
+UOpRef accumulator(const std::vector<const UOp*>& key, const UOp& u, LowerContext& ctx) {
+  std::vector<UOpRef> open;
+  for (size_t k = 1; k < key.size(); ++k) open.push_back(shared_from(key[k]));
+  if (!planted(Plant::UnrollSharedAccumulator))
+    return after(alloc(ctx.next_alloc++, u.dtype), open);
+  auto [it, fresh] = ctx.shared_acc.try_emplace(key);
+  if (fresh) it->second = after(alloc(ctx.next_alloc++, u.dtype), open);
+  return it->second;
+}
+
 // The fold over the popped leading axes: an accumulator inside the loops `idx` is in,
 // initialized to the identity, updated acc = op(acc, x) in fresh loops, read after them.
 UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
@@ -184,13 +229,14 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
   if (ctx.materialize && (demanded > u->numel() || !outer_loops_only(around, ctx.output_loops)))
     return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));
   auto it = ctx.reduce_loops.try_emplace(key).first;
+  int64_t f = unroll_factor(*u, ctx);
   if (fresh) {
     ctx.reduce_demand[u.get()] = demanded;
     // Row-major: the first popped axis gets the lowest id, which the linearizer puts outside.
     it->second.resize(static_cast<size_t>(u->pop()));
     for (int j = 0; j < u->pop(); ++j) {
       int k = planted(Plant::ReduceColumnMajor) ? u->pop() - 1 - j : j;
-      int64_t size = x->shape[k];
+      int64_t size = x->shape[k] / (k == u->pop() - 1 ? f : 1);
       it->second[k] = size == 1 ? zero() : range(size, ctx.next_range++, RangeKind::Reduce);
     }
     std::vector<UOpRef> outside = around;
@@ -200,19 +246,24 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
       outside.push_back(r);
     }
   }
-  std::vector<UOpRef> full = it->second;
-  full.insert(full.end(), idx.begin(), idx.end());
-  if (planted(Plant::ReduceTrailingAxes)) {
-    full = idx;
-    full.insert(full.end(), it->second.begin(), it->second.end());
+  std::vector<UOpRef> values;
+  for (int64_t c = 0; c < f; ++c) {
+    std::vector<UOpRef> full = it->second;
+    if (f > 1) full.back() = split_index(full.back(), f, c);
+    full.insert(full.end(), idx.begin(), idx.end());
+    if (planted(Plant::ReduceTrailingAxes)) {
+      full = idx;
+      full.insert(full.end(), it->second.begin(), it->second.end());
+    }
+    values.push_back(rangeify(x, full, ctx));
   }
-  UOpRef value = rangeify(x, full, ctx);
+  UOpRef value = balanced_tree(u->reduce_op(), values);
   std::vector<UOpRef> loops;
   for (const UOpRef& r : it->second)
     if (r->op == Op::Range) loops.push_back(r);
   // One element folded from the identity is that element, bit for bit, for every op.
   if (loops.empty()) return value;
-  UOpRef acc = after(alloc(ctx.next_alloc++, u->dtype), open);
+  UOpRef acc = accumulator(key, *u, ctx);
   UOpRef init = store(address(acc, zero()), literal(reduce_identity(fold, u->dtype)));
   UOpRef inside = after(acc, [&] {
     std::vector<UOpRef> deps{init};
@@ -329,25 +380,97 @@ UOpRef rangeify(const UOpRef& u, const std::vector<UOpRef>& idx, LowerContext& c
   return r;
 }
 
-UOpRef lower_kernel(const UOpRef& root, const UOpRef& out, LowerContext& ctx) {
-  std::vector<UOpRef> idx, loops;
-  for (int64_t size : root->shape) {
-    if (size == 1) {
-      idx.push_back(zero());
-      continue;
+namespace {
+
+// An output axis as loops: index base * factor + c for each copy c < factor.
+struct AxisParts {
+  UOpRef base;
+  int64_t factor = 1;
+};
+
+class KernelLoops {
+ public:
+  KernelLoops(const Shape& shape, LowerContext& ctx) : shape_(shape), ctx_(ctx) {}
+
+  // The thread axis is outermost, then every tile's block loop, then the rest in axis order.
+  std::vector<AxisParts> make() {
+    const Opts& o = ctx_.opts;
+    std::vector<AxisParts> parts(shape_.size());
+    if (o.thread) {
+      if (o.tile.count(*o.thread))
+        blocks_[*o.thread] = loop(shape_[*o.thread] / o.tile.at(*o.thread), RangeKind::Thread);
+      else
+        parts[*o.thread] = axis(*o.thread, RangeKind::Thread);
+      ctx_.thread_loop = loops_.empty() ? nullptr : loops_.front();
     }
-    loops.push_back(range(size, ctx.next_range++, RangeKind::Loop));
-    idx.push_back(loops.back());
+    for (const auto& [k, t] : o.tile)
+      if (k != o.thread) blocks_[k] = loop(shape_[k] / t, RangeKind::Loop);
+    for (int k = 0; k < static_cast<int>(shape_.size()); ++k)
+      if (k != o.thread || o.tile.count(k)) parts[k] = axis(k, RangeKind::Loop);
+    return parts;
   }
+
+  const std::vector<UOpRef>& loops() const { return loops_; }
+
+ private:
+  UOpRef loop(int64_t size, RangeKind kind) {
+    if (size <= 1) return zero();
+    loops_.push_back(range(size, ctx_.next_range++, kind));
+    return loops_.back();
+  }
+
+  AxisParts axis(int k, RangeKind kind) {
+    const Opts& o = ctx_.opts;
+    int64_t f = o.upcast.count(k) ? o.upcast.at(k) : 1;
+    auto block = blocks_.find(k);
+    if (block == blocks_.end()) return {loop(shape_[k] / f, kind), f};
+    int64_t inner = o.tile.at(k) / f;
+    UOpRef in = loop(inner, RangeKind::Loop);
+    if (block->second->op == Op::Const) return {in, f};
+    if (in->op == Op::Const) return {block->second, f};
+    return {simplify(alu(Op::Add, {alu(Op::Mul, {block->second, i32(inner)}), in})), f};
+  }
+
+  const Shape& shape_;
+  LowerContext& ctx_;
+  std::vector<UOpRef> loops_;
+  std::map<int, UOpRef> blocks_;
+};
+
+// Every index tuple of the register tile: each upcast axis at each of its copies.
+std::vector<std::vector<UOpRef>> tile_indices(const std::vector<AxisParts>& parts) {
+  std::vector<std::vector<UOpRef>> out{{}};
+  for (const AxisParts& p : parts) {
+    std::vector<std::vector<UOpRef>> next;
+    for (const std::vector<UOpRef>& idx : out)
+      for (int64_t c = 0; c < p.factor; ++c) {
+        next.push_back(idx);
+        next.back().push_back(split_index(p.base, p.factor, c));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace
+
+UOpRef lower_kernel(const UOpRef& root, const UOpRef& out, LowerContext& ctx) {
   // An empty value stores nothing: no loops at all, not even outer ones that find no work.
   if (element_count(root->shape) == 0) return sink({});
-  ctx.output_loops = loops;
-  for (size_t k = 0; k < loops.size(); ++k)
-    ctx.enclosing[loops[k].get()].assign(loops.begin(), loops.begin() + static_cast<ptrdiff_t>(k));
+  KernelLoops loops(root->shape, ctx);
+  std::vector<AxisParts> parts = loops.make();
+  ctx.output_loops = loops.loops();
+  for (size_t k = 0; k < ctx.output_loops.size(); ++k)
+    ctx.enclosing[ctx.output_loops[k].get()].assign(
+        ctx.output_loops.begin(), ctx.output_loops.begin() + static_cast<ptrdiff_t>(k));
   const UOpRef& value_of = root->op == Op::Stage ? root->src[0] : root;
-  UOpRef value = rangeify(value_of, idx, ctx);
-  UOpRef st = store(address(out, simplify(ravel(idx, root->shape))), value);
-  return simplify(sink({end(st, loops)}));
+  std::vector<UOpRef> stores;
+  for (const std::vector<UOpRef>& idx : tile_indices(parts)) {
+    UOpRef st =
+        store(address(out, simplify(ravel(idx, root->shape))), rangeify(value_of, idx, ctx));
+    stores.push_back(end(st, ctx.output_loops));
+  }
+  return simplify(sink(stores));
 }
 
 }  // namespace uopc

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "compiler/opts.h"
 #include "ir/uop.h"
 
 namespace uopc {
@@ -30,6 +31,12 @@ struct LowerContext {
   std::function<UOpRef(const UOp& node)> materialize;
   // The kernel's output loops, outermost first.
   std::vector<UOpRef> output_loops;
+  // How this kernel maps onto the machine (compiler/opts.h), and its thread loop, if any.
+  Opts opts;
+  UOpRef thread_loop;
+  // The unroll factor of every reduce lowered so far, shared by the kernels of a program so
+  // that a reduce computed in two kernels folds in one order (the interpreter follows it).
+  std::unordered_map<const UOp*, int64_t>* unrolled = nullptr;
 
   int64_t next_range = 0;
   int64_t next_alloc = 0;
@@ -39,13 +46,15 @@ struct LowerContext {
   std::unordered_map<const UOp*, std::vector<UOpRef>> open;  // open ranges below a node
   // The loops around each loop this kernel made: where it will sit once linearized.
   std::unordered_map<const UOp*, std::vector<UOpRef>> enclosing;
-  std::vector<UOpRef> keep;  // memo keys' nodes stay alive
+  std::map<std::vector<const UOp*>, UOpRef> shared_acc;  // only for a planted bug
+  std::vector<UOpRef> keep;                              // memo keys' nodes stay alive
 };
 
 UOpRef rangeify(const UOpRef& u, const std::vector<UOpRef>& idx, LowerContext& ctx);
 
 // The kernel that stores every element of `root` into `out` (a param of root's size), row
-// major, as a SINK. A stage root computes its source: the stage is this kernel's output.
+// major, as a SINK, in the loops ctx.opts asks for. A stage root computes its source: the
+// stage is this kernel's output.
 UOpRef lower_kernel(const UOpRef& root, const UOpRef& out, LowerContext& ctx);
 
 // Row-major position of idx in `shape`, and back.

@@ -101,7 +101,8 @@ class KernelRenderer {
     for (const UOp* n : order)
       for (const UOpRef& s : n->src) users_[s.get()].push_back(n);
     note_blocks(top_);
-    std::string out = "void " + name + "(void** args, long long* uopc_status) {\n";
+    std::string out =
+        "void " + name + "(void** args, long long* uopc_status, int uopc_lo, int uopc_hi) {\n";
     std::vector<const UOp*> params, allocs;
     for (const UOp* n : order) {
       if (n->op == Op::Param) params.push_back(n);
@@ -134,8 +135,10 @@ class KernelRenderer {
     for (const BlockItem& item : b.items) {
       if (item.loop) {
         std::string r = "ridx" + std::to_string(range_id(*item.loop->range));
-        out += pad(depth) + "for (int " + r + " = 0; " + r + " < " +
-               std::to_string(range_size(*item.loop->range)) + "; " + r + "++) {\n";
+        bool threads = range_kind(*item.loop->range) == RangeKind::Thread;
+        out += pad(depth) + "for (int " + r + " = " + (threads ? "uopc_lo" : "0") + "; " + r +
+               " < " + (threads ? "uopc_hi" : std::to_string(range_size(*item.loop->range))) +
+               "; " + r + "++) {\n";
         if (options_.count_iterations) out += pad(depth + 1) + "uopc_status[4]++;\n";
         render_block(*item.loop, depth + 1, out);
         out += pad(depth) + "}\n";

@@ -1,6 +1,8 @@
-// The C renderer: a linearized kernel as a C function `void NAME(void** args, long long* status)`,
-// where args[k] points to kernel parameter k (a flat array of float, int or unsigned char for
-// bool) and status to a long long[8] block that checks and counters write.
+// The C renderer: a linearized kernel as a C function
+// `void NAME(void** args, long long* status, int lo, int hi)`, where args[k] points to kernel
+// parameter k (a flat array of float, int or unsigned char for bool), status to a long long[8]
+// block that checks and counters write, and [lo, hi) is the part of the thread loop to run
+// (ignored by a kernel without one).
 //
 // The C is free of undefined behaviour for every input: i32 add, sub, mul and neg go through
 // unsigned arithmetic unless bounds prove they cannot overflow; floor division and modulo use

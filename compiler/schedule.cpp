@@ -8,6 +8,8 @@ namespace {
 
 class Scheduler {
  public:
+  explicit Scheduler(const OptsChoice& opts) : opts_(opts) {}
+
   Schedule run(const Program& p) {
     std::vector<UOpRef> values;
     for (const Statement* s : p.outputs()) values.push_back(s->node);
@@ -50,19 +52,23 @@ class Scheduler {
       kernel_for(&node);
       return ctx.param_for(node);
     };
+    ctx.opts = k.opts = opts_for(opts_, *k.root);
+    ctx.unrolled = &s_.unrolled;
     k.sink = lower_kernel(k.root, param(0, n->dtype, n->numel()), ctx);
+    if (ctx.thread_loop) k.thread_size = range_size(*ctx.thread_loop);
     // Named when it is appended: kernels it materialized on the way come before it.
     k.name = "kernel" + std::to_string(s_.kernels.size());
     s_.kernels.push_back(std::move(k));
   }
 
+  const OptsChoice& opts_;
   Schedule s_;
 };
 
 }  // namespace
 
-Schedule make_schedule(const Program& p) {
-  return Scheduler().run(p);
+Schedule make_schedule(const Program& p, const OptsChoice& opts) {
+  return Scheduler(opts).run(p);
 }
 
 }  // namespace uopc

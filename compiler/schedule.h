@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "compiler/opts.h"
 #include "ir/program.h"
 
 namespace uopc {
@@ -22,18 +23,22 @@ struct BufferSpec {
 };
 
 struct KernelSpec {
-  std::string name;       // the C function
-  UOpRef root;            // the value it computes
-  std::vector<int> args;  // buffer of each parameter; args[0] is the output
-  UOpRef sink;            // its loop program
+  std::string name;         // the C function
+  UOpRef root;              // the value it computes
+  std::vector<int> args;    // buffer of each parameter; args[0] is the output
+  UOpRef sink;              // its loop program
+  Opts opts;                // the options it was lowered with
+  int64_t thread_size = 0;  // the trip count of its thread loop, 0 without one
 };
 
 struct Schedule {
   std::vector<BufferSpec> buffers;
   std::vector<KernelSpec> kernels;
   std::unordered_map<const UOp*, int> buffer_of;  // value or input node -> buffer
+  // Each reduce's unroll factor, for an interpreter that must fold in the same order.
+  std::unordered_map<const UOp*, int64_t> unrolled;
 };
 
-Schedule make_schedule(const Program& p);
+Schedule make_schedule(const Program& p, const OptsChoice& opts = {});
 
 }  // namespace uopc

@@ -5,10 +5,30 @@
 
 namespace uopc {
 
+EngineConfig draw_engine_config(Choices& c) {
+  EngineConfig config;
+  config.threads = 3;
+  int64_t mode = c.range(0, 5);
+  if (mode < 2) return config;
+  if (mode == 2) {
+    config.opts.mode = OptsChoice::Mode::Auto;
+    return config;
+  }
+  config.opts.mode = OptsChoice::Mode::Fixed;
+  Opts& o = config.opts.fixed;
+  for (int axis = 0; axis < 4; ++axis)
+    if (c.one_in(3)) o.upcast[axis] = c.range(2, 4);
+  if (c.coin()) o.unroll = c.range(2, 4);
+  if (c.one_in(3))
+    o.tile[static_cast<int>(c.range(0, 3))] = c.pick(std::vector<int64_t>{2, 3, 4, 6, 8});
+  if (c.coin()) o.thread = static_cast<int>(c.range(0, 2));
+  return config;
+}
+
 std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen) {
   RandomChoices choices(seed);
   Program p = generate(choices, gen);
-  if (auto f = check_engines(p, backend)) return f;
+  if (auto f = check_engines(p, backend, draw_engine_config(choices))) return f;
   if (auto f = check_roundtrip(p)) return f;
   if (seed % 4 != 0) return std::nullopt;
   // Rebuilding pad and flip from primitives makes programs several times larger (the

@@ -32,7 +32,13 @@ struct CampaignResult {
 
 CampaignResult run_campaign(const CampaignOptions& options);
 
-// The oracles on the program of one seed: engines (with memory and cost) and round trip
+// How the compiled engine runs a generated program: the plain lowering, --opts auto, or
+// random options (upcast, unroll, tile and thread of small factors, so they fit the small
+// shapes programs have), on 3 threads, which split small thread loops unevenly.
+EngineConfig draw_engine_config(Choices& choices);
+
+// The oracles on the program of one seed, run as draw_engine_config says: engines (with
+// memory and cost) and round trip
 // always; for every fourth seed also the composites (through the compiled engine for every
 // sixteenth), a rule-breaking variant and a symbolic expression.
 std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen);

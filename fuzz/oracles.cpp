@@ -87,11 +87,16 @@ int64_t interpreter_work(const Program& p) {
   return work;
 }
 
-std::optional<Failure> check_engines(const Program& p, Backend& backend) {
-  return guarded("engines", p, [&]() -> std::optional<Failure> {
-    InterpResult want = interpret(p, {});
-    CompiledProgram c = compile_program(p, {true, true});
-    Executable e(p, c, backend, {});
+std::string EngineConfig::flags() const {
+  return "--opts '" + format_opts_choice(opts) + "' --threads " + std::to_string(threads);
+}
+
+std::optional<Failure> check_engines(const Program& p, Backend& backend,
+                                     const EngineConfig& config) {
+  std::optional<Failure> f = guarded("engines", p, [&]() -> std::optional<Failure> {
+    CompiledProgram c = compile_program(p, {true, true}, config.opts);
+    InterpResult want = interpret(p, matching(c));
+    Executable e(p, c, backend, {}, config.threads);
     try {
       e.run();
     } catch (const BoundsError& error) {
@@ -114,6 +119,8 @@ std::optional<Failure> check_engines(const Program& p, Backend& backend) {
                      print_program(p)};
     return std::nullopt;
   });
+  if (f) f->config = config;
+  return f;
 }
 
 std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled) {
@@ -262,8 +269,9 @@ std::optional<Failure> check_target(const Program& p, const std::string& command
   return Failure{"target", "printed a different number of outputs", text};
 }
 
-std::optional<Failure> check_program(const Program& p, Backend& backend, bool compiled_composites) {
-  if (auto f = check_engines(p, backend)) return f;
+std::optional<Failure> check_program(const Program& p, Backend& backend, bool compiled_composites,
+                                     const EngineConfig& config) {
+  if (auto f = check_engines(p, backend, config)) return f;
   if (auto f = check_roundtrip(p)) return f;
   return check_composites(p, backend, compiled_composites);
 }

@@ -16,20 +16,40 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "compiler/backend.h"
+#include "compiler/opts.h"
 #include "fuzz/choices.h"
 #include "ir/program.h"
 
 namespace uopc {
 
+// How the compiled engine runs a program: kernel options and threads. An unrolled reduce is
+// compared bit for bit too: the interpreter folds it in the same tree (compiler/engine.h).
+struct EngineConfig {
+  OptsChoice opts;
+  int threads = 1;
+  // The command-line flags that select it, for replay commands.
+  std::string flags() const;
+};
+
 struct Failure {
+  Failure() = default;
+  Failure(std::string oracle_, std::string detail_, std::string program_, EngineConfig config_ = {})
+      : oracle(std::move(oracle_)),
+        detail(std::move(detail_)),
+        program(std::move(program_)),
+        config(std::move(config_)) {}
+
   std::string oracle;
   std::string detail;
   std::string program;  // the program, printed (or the expression)
+  EngineConfig config;  // how the compiled engine ran
 };
 
-std::optional<Failure> check_engines(const Program& p, Backend& backend);
+std::optional<Failure> check_engines(const Program& p, Backend& backend,
+                                     const EngineConfig& config = {});
 // `compiled`: also run the composite program through the compiled engine (the costlier half).
 std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled = true);
 std::optional<Failure> check_roundtrip(const Program& p);
@@ -48,7 +68,8 @@ Program with_composites(const Program& p);
 // engines (with cost and memory), roundtrip and composites, in that order; the composites
 // through the compiled engine only when `compiled_composites`.
 std::optional<Failure> check_program(const Program& p, Backend& backend,
-                                     bool compiled_composites = true);
+                                     bool compiled_composites = true,
+                                     const EngineConfig& config = {});
 
 // The interpreter's work for p: elements of every value plus every reduce's input elements.
 int64_t interpreter_work(const Program& p);

@@ -234,21 +234,22 @@ int count_statements(const std::string& text) {
   return n;
 }
 
-std::optional<Failure> first_failure(const Program& p, Backend& backend) {
-  return check_program(p, backend, true);
+std::optional<Failure> first_failure(const Program& p, Backend& backend,
+                                     const EngineConfig& config) {
+  return check_program(p, backend, true, config);
 }
 
 std::optional<Failure> failure_in_family(const std::string& family, const Program& p,
-                                         Backend& backend) {
+                                         Backend& backend, const EngineConfig& config) {
   if (family == "roundtrip") return check_roundtrip(p);
-  std::optional<Failure> f = check_engines(p, backend);
+  std::optional<Failure> f = check_engines(p, backend, config);
   if (family == "cost") return f && f->oracle == "cost" ? f : std::nullopt;
   if (f && f->oracle != "cost") return f;
   return check_composites(p, backend, true);
 }
 
-Interesting fails_oracle(const std::string& oracle, Backend& backend,
-                         const std::string& signature) {
+Interesting fails_oracle(const std::string& oracle, Backend& backend, const std::string& signature,
+                         const EngineConfig& config) {
   if (oracle == "rejection") {
     return [](const std::string& text) {
       if (!reparse(text)) return false;
@@ -259,11 +260,11 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend,
       return refused;
     };
   }
-  return [oracle, signature, &backend](const std::string& text) {
+  return [oracle, signature, config, &backend](const std::string& text) {
     std::optional<Program> p = reparse(text);
     if (!p) return false;
-    std::optional<Failure> f = failure_in_family(oracle_family(oracle), *p, backend);
-    return f && (signature.empty() || failure_signature(*f, *p, backend) == signature);
+    std::optional<Failure> f = failure_in_family(oracle_family(oracle), *p, backend, config);
+    return f && (signature.empty() || failure_signature(*f, *p, backend, config) == signature);
   };
 }
 

@@ -29,18 +29,20 @@ using Interesting = std::function<bool(const std::string& text)>;
 // Fails an oracle of the named one's family (fuzz/signature.h: "engines", "memory" and
 // "composites" are one family; "cost"; "roundtrip"), with the given signature unless it is
 // empty. "rejection": the text parses as it is, but not with the active planted bug off.
+// `config`: how the compiled engine runs each candidate.
 Interesting fails_oracle(const std::string& oracle, Backend& backend,
-                         const std::string& signature = "");
+                         const std::string& signature = "", const EngineConfig& config = {});
 
 // Still fails against an external engine (check_target), run in `dir`.
 Interesting fails_target(const std::string& command, const std::string& dir);
 
 // The oracle a program fails first (engines/memory/cost, roundtrip, composites), if any.
-std::optional<Failure> first_failure(const Program& p, Backend& backend);
+std::optional<Failure> first_failure(const Program& p, Backend& backend,
+                                     const EngineConfig& config = {});
 
 // The failure a program shows in one family of oracles (fuzz/signature.h), if any.
 std::optional<Failure> failure_in_family(const std::string& family, const Program& p,
-                                         Backend& backend);
+                                         Backend& backend, const EngineConfig& config = {});
 
 struct Reduced {
   std::string text;  // the smallest failing program found

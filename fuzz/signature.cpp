@@ -4,21 +4,64 @@
 #include <optional>
 #include <set>
 
+#include "ir/build.h"
+
 namespace uopc {
 namespace {
 
 using Test = std::function<bool(const Program&)>;
 
-// The op of the first node, sources before users, whose value alone fails `fails`. (An op,
-// not a node: the program may be a temporary that takes its nodes with it.)
-std::optional<Op> localize(const Program& p, const Test& fails) {
-  for (const UOp* n : topo_order(p.roots())) {
-    if (n->op == Op::Const || n->op == Op::Buffer || n->op == Op::Assert) continue;
-    Program alone;
-    alone.file = p.file;
-    alone.statements.push_back({"%out", shared_from(n), 1, false});
-    if (fails(alone)) return n->op;
+Program single_output(const Program& p, const UOpRef& node) {
+  Program alone;
+  alone.file = p.file;
+  alone.statements.push_back({"%out", node, 1, false});
+  return alone;
+}
+
+struct Isolated {
+  UOpRef node;
+  std::vector<UOpRef> inputs;  // the fresh buffers, reshaped to the sources' shapes
+};
+
+// n reading fresh input buffers (distinct values) instead of its data sources, so that its
+// own rule alone decides its value; offsets and indices stay, as they must stay provable.
+std::optional<Isolated> isolated(const UOp& n) {
+  std::vector<UOpRef> src, inputs;
+  int64_t slot = 0;
+  for (size_t k = 0; k < n.src.size(); ++k) {
+    const UOpRef& s = n.src[k];
+    bool data = k == 0 || (n.op != Op::Shrink && n.op != Op::Index);
+    if (!data || s->op == Op::Const || s->op == Op::Buffer || s->numel() == 0) {
+      src.push_back(s);
+      continue;
+    }
+    src.push_back(reshape(buffer(s->numel(), s->dtype, slot++), s->shape));
+    inputs.push_back(src.back());
   }
+  try {
+    return Isolated{with_sources(n, src), inputs};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The op where a failure first shows: the first node, sources before users, that fails on
+// fresh inputs by itself; failing that, the first whose value (with its whole subgraph)
+// fails. (An op, not a node: the program may be a temporary that takes its nodes with it.)
+std::optional<Op> localize(const Program& p, const Test& fails) {
+  std::vector<const UOp*> order;
+  for (const UOp* n : topo_order(p.roots()))
+    if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
+  for (const UOp* n : order) {
+    std::optional<Isolated> alone = isolated(*n);
+    if (!alone || !fails(single_output(p, alone->node))) continue;
+    // The fresh inputs go through reshape's rule; that may be what fails.
+    for (const UOpRef& input : alone->inputs)
+      if (input->op == Op::Reshape && fails(single_output(p, input))) return Op::Reshape;
+    return n->op;
+  }
+  for (const UOp* n : order)
+    if (fails(single_output(p, shared_from(n)))) return n->op;
   return std::nullopt;
 }
 
@@ -37,16 +80,17 @@ std::string by_outputs(const Failure& f, const Program& p) {
   return out;
 }
 
-std::optional<Op> culprit(const std::string& family, const Program& p, Backend& backend) {
+std::optional<Op> culprit(const std::string& family, const Program& p, Backend& backend,
+                          const EngineConfig& config) {
   if (family == "roundtrip")
     return localize(p, [](const Program& q) { return check_roundtrip(q).has_value(); });
   if (family == "cost")
     return localize(p, [&](const Program& q) {
-      std::optional<Failure> f = check_engines(q, backend);
+      std::optional<Failure> f = check_engines(q, backend, config);
       return f && f->oracle == "cost";
     });
   Test wrong = [&](const Program& q) {
-    std::optional<Failure> f = check_engines(q, backend);
+    std::optional<Failure> f = check_engines(q, backend, config);
     return f && f->oracle != "cost";
   };
   if (std::optional<Op> op = localize(p, wrong)) return op;
@@ -59,10 +103,11 @@ std::string oracle_family(const std::string& oracle) {
   return oracle == "memory" || oracle == "composites" ? "engines" : oracle;
 }
 
-std::string failure_signature(const Failure& f, const Program& p, Backend& backend) {
+std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
+                              const EngineConfig& config) {
   std::string family = oracle_family(f.oracle);
   if (family != "engines" && family != "cost" && family != "roundtrip") return by_outputs(f, p);
-  if (std::optional<Op> op = culprit(family, p, backend))
+  if (std::optional<Op> op = culprit(family, p, backend, config))
     return family + "-" + std::string(op_name(*op));
   return by_outputs(f, p);
 }

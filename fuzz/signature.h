@@ -3,10 +3,12 @@
 //
 // A signature is a family of oracles and the kind of op where the failure first shows, e.g.
 // "engines-permute". The op is found by localization: each node of the program, in
-// topological order, is computed alone (a program with that node as its only output), and the
-// first one that fails names the op. So a wrong permute rule is "engines-permute" whether the
-// permute feeds an add, a reduce or a pad's composite, and whether the wrong index reads a
-// wrong element or leaves the buffer.
+// topological order, is computed alone on fresh input buffers, and the first one that fails
+// names the op; when no node fails in isolation (a bug that needs ops together), each node is
+// computed with its whole subgraph instead. So a wrong permute rule is "engines-permute"
+// whether the permute feeds an add, a reduce or a pad's composite, whether its own input
+// happens to hide the mistake (all zeros, say), and whether the wrong index reads a wrong
+// element or leaves the buffer.
 //
 // Families: "engines" (the engines, memory and composites oracles: the compiled engine
 // computes a value the interpreter does not), "cost", "roundtrip". Other failures (rejection,
@@ -22,7 +24,9 @@
 
 namespace uopc {
 
-std::string failure_signature(const Failure& f, const Program& p, Backend& backend);
+// `config`: how the compiled engine ran when `f` happened.
+std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
+                              const EngineConfig& config = {});
 
 // The family an oracle belongs to ("memory" -> "engines"), or the oracle itself.
 std::string oracle_family(const std::string& oracle);

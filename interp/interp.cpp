@@ -83,7 +83,7 @@ class Evaluator {
       case Op::Flip:
         return interp::eval_flip(arg(0), n.arg);
       case Op::Reduce:
-        return interp::eval_reduce(arg(0), n.reduce_op(), n.pop());
+        return interp::eval_reduce(arg(0), n.reduce_op(), n.pop(), unroll_of(n));
       case Op::Cast:
         return interp::eval_cast(arg(0), n.dtype);
       case Op::Where:
@@ -107,6 +107,11 @@ class Evaluator {
   }
 
  private:
+  int64_t unroll_of(const UOp& n) const {
+    auto it = o_.unrolled.find(&n);
+    return it == o_.unrolled.end() ? 1 : it->second;
+  }
+
   const InterpOptions& o_;
 };
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "interp/tensor.h"
@@ -25,6 +26,9 @@ struct Input {
 struct InterpOptions {
   int64_t max_elements = int64_t{1} << 28;
   std::map<int64_t, Input> inputs;  // by slot; other slots hold the default data
+  // Reduces whose innermost popped axis is folded f elements at a time, as a balanced tree
+  // (compiler/opts.h's unroll): acc = op(acc, tree(x[f*q], ..., x[f*q + f - 1])).
+  std::unordered_map<const UOp*, int64_t> unrolled;
 };
 
 struct AssertFailure {

@@ -40,6 +40,15 @@ T fold_step(Op fold, T acc, T v) {
   }
 }
 
+// Pairs combined level by level, an odd one carried up; `values` is used up.
+template <class T>
+T tree(Op fold, std::vector<T>& values) {
+  for (size_t n = values.size(); n > 1; n = (n + 1) / 2)
+    for (size_t i = 0; i < n; i += 2)
+      values[i / 2] = i + 1 < n ? fold_step<T>(fold, values[i], values[i + 1]) : values[i];
+  return values[0];
+}
+
 template <class T>
 T identity_of(Op fold) {
   Scalar s = reduce_identity(fold, std::is_same_v<T, bool>    ? DType::Bool
@@ -145,12 +154,13 @@ Tensor eval_stack(const std::vector<const Tensor*>& parts) {
 // Folding one whole row of the flattened leading axes at a time keeps the order of SPEC
 // section 3: for each output element, acc = op(acc, x[p, ...]) for p = 0, 1, ... in row-major
 // order of the popped axes. xt::sum would pair terms in its own order.
-Tensor eval_reduce(const Tensor& x, Op fold, int pop) {
+Tensor eval_reduce(const Tensor& x, Op fold, int pop, int64_t unroll) {
   Shape in = x.shape();
   Shape rest(in.begin() + pop, in.end());
   int64_t outer = 1, inner = 1;
   for (int k = 0; k < pop; ++k) outer *= in[k];
   for (int64_t d : rest) inner *= d;
+  int64_t f = unroll > 1 && pop > 0 && in[pop - 1] % unroll == 0 ? unroll : 1;
   return visit_typed(x, [&](const auto& a) {
     using A = std::decay_t<decltype(a)>;
     using T = typename A::value_type;
@@ -158,9 +168,18 @@ Tensor eval_reduce(const Tensor& x, Op fold, int pop) {
     rows.reshape({static_cast<size_t>(outer), static_cast<size_t>(inner)});
     A acc = A::from_shape({static_cast<size_t>(inner)});
     acc.fill(identity_of<T>(fold));
-    for (int64_t p = 0; p < outer; ++p) {
-      auto row = xt::view(rows, p, xt::all());
-      for (int64_t i = 0; i < inner; ++i) acc(i) = fold_step<T>(fold, acc(i), row(i));
+    if (f == 1) {
+      for (int64_t p = 0; p < outer; ++p) {
+        auto row = xt::view(rows, p, xt::all());
+        for (int64_t i = 0; i < inner; ++i) acc(i) = fold_step<T>(fold, acc(i), row(i));
+      }
+    }
+    std::vector<T> level(static_cast<size_t>(f));
+    for (int64_t p = 0; f > 1 && p < outer; p += f) {
+      for (int64_t i = 0; i < inner; ++i) {
+        for (int64_t c = 0; c < f; ++c) level[static_cast<size_t>(c)] = rows(p + c, i);
+        acc(i) = fold_step<T>(fold, acc(i), tree<T>(fold, level));
+      }
     }
     acc.reshape(dims(rest));
     return acc;

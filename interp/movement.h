@@ -19,7 +19,9 @@ Tensor eval_index(const Tensor& x, const std::vector<int64_t>& indices);
 Tensor eval_pad(const Tensor& x, const std::vector<int64_t>& pads, Scalar value);
 Tensor eval_flip(const Tensor& x, const std::vector<int64_t>& axes);
 Tensor eval_stack(const std::vector<const Tensor*>& parts);
-// The left fold of SPEC section 3 over the `pop` leading axes, in row-major order.
-Tensor eval_reduce(const Tensor& x, Op fold, int pop);
+// The left fold of SPEC section 3 over the `pop` leading axes, in row-major order. With
+// `unroll` f > 1, each f consecutive elements of the innermost popped axis are combined as a
+// balanced tree first ((x0 x1) (x2 x3) ..., an odd one carried up), then folded in.
+Tensor eval_reduce(const Tensor& x, Op fold, int pop, int64_t unroll = 1);
 
 }  // namespace uopc::interp

@@ -7,6 +7,14 @@
 
 namespace uopc {
 
+namespace {
+
+std::string kind_name(RangeKind k) {
+  return k == RangeKind::Loop ? "loop" : k == RangeKind::Reduce ? "reduce" : "thread";
+}
+
+}  // namespace
+
 UOpRef range(int64_t size, int64_t id, RangeKind kind) {
   return loop_node(Op::Range, DType::I32, {}, {}, {size, id, static_cast<int64_t>(kind)});
 }
@@ -65,7 +73,7 @@ std::string attrs(const UOp& n) {
   switch (n.op) {
     case Op::Range:
       return std::to_string(range_size(n)) + " : idx=" + std::to_string(range_id(n)) +
-             " kind=" + (range_kind(n) == RangeKind::Loop ? "loop" : "reduce");
+             " kind=" + kind_name(range_kind(n));
     case Op::Param:
       return std::to_string(n.shape[0]) + d + " slot=" + std::to_string(n.arg[0]);
     case Op::Alloc:

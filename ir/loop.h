@@ -13,7 +13,8 @@
 
 namespace uopc {
 
-enum class RangeKind : int { Loop = 0, Reduce = 1 };
+// A Thread loop is an output loop whose range the runtime splits across threads.
+enum class RangeKind : int { Loop = 0, Reduce = 1, Thread = 2 };
 
 UOpRef range(int64_t size, int64_t id, RangeKind kind);
 int64_t range_size(const UOp& r);

@@ -20,8 +20,14 @@ class ReduceBug : public ::testing::TestWithParam<PlantInfo> {
   void TearDown() override { set_plant(Plant::None); }
 };
 
-// The first program of at least 12 statements that the planted bug makes fail.
-std::optional<std::pair<std::string, std::string>> large_failure(Backend& backend) {
+struct Large {
+  std::string text, oracle;
+  EngineConfig config;
+};
+
+// The first program of at least 12 statements that the planted bug makes fail, run as a
+// campaign would run it.
+std::optional<Large> large_failure(Backend& backend) {
   GenOptions gen;
   gen.max_statements = 30;
   for (uint64_t seed = 1; seed < 20000; ++seed) {
@@ -30,10 +36,12 @@ std::optional<std::pair<std::string, std::string>> large_failure(Backend& backen
     if (count_statements(print_program(p)) < 12) continue;
     if (planted(Plant::SkipStaticChecks)) {
       Broken b = break_one_rule(c, p);
-      if (auto f = check_rejected(b.text, b.rule)) return std::make_pair(b.text, f->oracle);
+      if (auto f = check_rejected(b.text, b.rule)) return Large{b.text, f->oracle, {}};
       continue;
     }
-    if (auto f = check_program(p, backend, true)) return std::make_pair(f->program, f->oracle);
+    EngineConfig config = draw_engine_config(c);
+    if (auto f = check_program(p, backend, true, config))
+      return Large{f->program, f->oracle, config};
   }
   return std::nullopt;
 }
@@ -43,23 +51,24 @@ TEST_P(ReduceBug, ToAtMostSixStatements) {
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   auto found = large_failure(*tcc);
   ASSERT_TRUE(found) << "no large failing program";
-  const auto& [text, oracle] = *found;
+  const auto& [text, oracle, config] = *found;
   std::string signature;
   if (oracle != "rejection") {
     Program large = parse_program(text, "large.uir");
-    std::optional<Failure> f = failure_in_family(oracle_family(oracle), large, *tcc);
+    std::optional<Failure> f = failure_in_family(oracle_family(oracle), large, *tcc, config);
     ASSERT_TRUE(f) << oracle << " does not fail again:\n" << text;
-    signature = failure_signature(*f, large, *tcc);
+    signature = failure_signature(*f, large, *tcc, config);
   }
-  Interesting still_fails = fails_oracle(oracle, *tcc, signature);
+  Interesting still_fails = fails_oracle(oracle, *tcc, signature, config);
   ASSERT_TRUE(still_fails(text)) << oracle << "\n" << text;
   Reduced r = oracle == "rejection" ? reduce_lines(text, still_fails)
                                     : reduce_program(parse_program(text, "large.uir"), still_fails);
   EXPECT_LE(r.statements, 6) << "from " << count_statements(text) << " statements:\n" << r.text;
   EXPECT_TRUE(still_fails(r.text)) << r.text;
-  std::printf("%s: %s %s, %d statements reduced to %d (%d candidates)\n%s",
+  std::printf("%s: %s %s %s, %d statements reduced to %d (%d candidates)\n%s",
               std::string(GetParam().name).c_str(), oracle.c_str(), signature.c_str(),
-              count_statements(text), r.statements, r.candidates_tried, r.text.c_str());
+              config.flags().c_str(), count_statements(text), r.statements, r.candidates_tried,
+              r.text.c_str());
 }
 
 // Large shapes come down too: every size shrinks wherever the graph stays well typed.

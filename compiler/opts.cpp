@@ -1,0 +1,178 @@
+#include "compiler/opts.h"
+
+#include <charconv>
+#include <sstream>
+#include <vector>
+
+#include "ir/error.h"
+#include "ir/plant.h"
+#include "ir/program.h"
+
+namespace uopc {
+namespace {
+
+constexpr int64_t kMaxFactor = 64;
+constexpr int64_t kMaxTile = 1 << 20;
+
+std::string axis_list(const std::map<int, int64_t>& m) {
+  std::string out;
+  for (const auto& [axis, n] : m)
+    out += (out.empty() ? "" : ",") + std::to_string(axis) + ":" + std::to_string(n);
+  return out;
+}
+
+int64_t number(const std::string& text, int64_t lo, int64_t hi, const std::string& what,
+               const std::string& option) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+    throw UserError(what + ": " + option + " takes whole numbers in [" + std::to_string(lo) + ", " +
+                    std::to_string(hi) + "], not '" + text + "'");
+  return v;
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, sep)) out.push_back(part);
+  if (!text.empty() && text.back() == sep) out.emplace_back();
+  return out;
+}
+
+std::map<int, int64_t> parse_axes(const std::string& text, int64_t max, const std::string& what,
+                                  const std::string& option) {
+  std::map<int, int64_t> out;
+  for (const std::string& item : split(text, ',')) {
+    size_t colon = item.find(':');
+    if (colon == std::string::npos)
+      throw UserError(what + ": " + option + " takes AXIS:N pairs, not '" + item + "'");
+    int axis = static_cast<int>(number(item.substr(0, colon), 0, 7, what, option + "'s axis"));
+    if (!out.emplace(axis, number(item.substr(colon + 1), 1, max, what, option)).second)
+      throw UserError(what + ": " + option + " names axis " + std::to_string(axis) + " twice");
+  }
+  return out;
+}
+
+// The largest factor in `candidates` that divides `size` and leaves it at least as large.
+int64_t dividing(int64_t size, std::initializer_list<int64_t> candidates) {
+  for (int64_t f : candidates)
+    if (size >= f && size % f == 0) return f;
+  return 1;
+}
+
+// The reduce that folds the most elements per output element, with that count.
+std::pair<const UOp*, int64_t> main_reduce(const UOp& root) {
+  std::pair<const UOp*, int64_t> best{nullptr, 0};
+  for (const UOp* n : topo_order({shared_from(&root)})) {
+    if (n->op != Op::Reduce || n->numel() == 0) continue;
+    int64_t folded = n->src[0]->numel() / n->numel();
+    if (folded > best.second) best = {n, folded};
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string format_opts(const Opts& o) {
+  std::vector<std::string> parts;
+  if (!o.upcast.empty()) parts.push_back("upcast=" + axis_list(o.upcast));
+  if (o.unroll > 1) parts.push_back("unroll=" + std::to_string(o.unroll));
+  if (!o.tile.empty()) parts.push_back("tile=" + axis_list(o.tile));
+  if (o.thread) parts.push_back("thread=" + std::to_string(*o.thread));
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : " ") + p;
+  return out.empty() ? "none" : out;
+}
+
+Opts parse_opts(const std::string& text, const std::string& what) {
+  Opts o;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) {
+    size_t eq = word.find('=');
+    std::string key = word.substr(0, eq),
+                value = eq == std::string::npos ? "" : word.substr(eq + 1);
+    if (eq == std::string::npos || value.empty())
+      throw UserError(what + ": expected KEY=VALUE (upcast, unroll, tile, thread), not '" + word +
+                      "'");
+    if (key == "upcast")
+      o.upcast = parse_axes(value, kMaxFactor, what, key);
+    else if (key == "tile")
+      o.tile = parse_axes(value, kMaxTile, what, key);
+    else if (key == "unroll")
+      o.unroll = number(value, 1, kMaxFactor, what, key);
+    else if (key == "thread")
+      o.thread = static_cast<int>(number(value, 0, 7, what, key));
+    else
+      throw UserError(what + ": unknown option '" + key +
+                      "' (upcast, unroll, tile, thread; or none, auto)");
+  }
+  return o;
+}
+
+OptsChoice parse_opts_choice(const std::string& text, const std::string& what) {
+  if (text == "none") return {OptsChoice::Mode::None, {}};
+  if (text == "auto") return {OptsChoice::Mode::Auto, {}};
+  return {OptsChoice::Mode::Fixed, parse_opts(text, what)};
+}
+
+std::string format_opts_choice(const OptsChoice& c) {
+  if (c.mode == OptsChoice::Mode::Auto) return "auto";
+  return c.mode == OptsChoice::Mode::None ? "none" : format_opts(c.fixed);
+}
+
+Opts fit_opts(const Opts& o, const UOp& root) {
+  const Shape& s = root.shape;
+  auto size = [&](int axis) { return axis < static_cast<int>(s.size()) ? s[axis] : 0; };
+  Opts out;
+  out.unroll = o.unroll;
+  for (const auto& [axis, f] : o.upcast)
+    if (f > 1 && size(axis) % f == 0 && size(axis) >= f) out.upcast[axis] = f;
+  for (const auto& [axis, t] : o.tile) {
+    int64_t f = out.upcast.count(axis) ? out.upcast.at(axis) : 1;
+    bool divides = size(axis) % t == 0 || planted(Plant::TileRemainderDropped);
+    if (t > 1 && t < size(axis) && divides && t % f == 0) out.tile[axis] = t;
+  }
+  if (o.thread && size(*o.thread) > 1) out.thread = o.thread;
+  return out;
+}
+
+Opts auto_opts(const UOp& root) {
+  Opts o;
+  const Shape& s = root.shape;
+  std::vector<int> axes;  // the output axes that make loops
+  for (int k = 0; k < static_cast<int>(s.size()); ++k)
+    if (s[k] > 1) axes.push_back(k);
+  auto [reduce, folded] = main_reduce(root);
+  if (reduce && folded >= 4 && reduce->numel() == root.numel() && !axes.empty()) {
+    // A reduce per output element: a register tile, read contiguously along the last axis.
+    int inner = axes.back();
+    int64_t f = dividing(s[inner], {16, 8, 4, 2});
+    if (f > 1) o.upcast[inner] = f;
+    if (axes.size() >= 2) {
+      int outer = axes[axes.size() - 2];
+      int64_t g = dividing(s[outer], {f >= 16 ? int64_t{8} : 4, 4, 2});
+      if (g > 1) o.upcast[outer] = g;
+    }
+  } else if (reduce && folded >= 16) {
+    // A reduce shared by many output elements (a row sum): break its dependency chain.
+    o.unroll = dividing(reduce->src[0]->shape[static_cast<size_t>(reduce->pop() - 1)], {8, 4, 2});
+  }
+  int64_t work = root.numel() * std::max<int64_t>(1, folded);
+  if (!axes.empty() && work >= (int64_t{1} << 16)) o.thread = axes.front();
+  return fit_opts(o, root);
+}
+
+Opts opts_for(const OptsChoice& choice, const UOp& root) {
+  switch (choice.mode) {
+    case OptsChoice::Mode::Auto:
+      return auto_opts(root);
+    case OptsChoice::Mode::Fixed:
+      return fit_opts(choice.fixed, root);
+    default:
+      return {};
+  }
+}
+
+}  // namespace uopc

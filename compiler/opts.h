@@ -1,0 +1,61 @@
+// Kernel options: how a kernel maps onto the machine. What it computes stays the same; only
+// the loops change (the book's section 6.8, applied during rangeify).
+//
+//   upcast=A:F,...  output axis A becomes a register tile of F copies: index outer * F + c,
+//                   c = 0..F-1, every copy written out in the same loop body
+//   unroll=F        the innermost popped axis of each reduce is read F elements per iteration,
+//                   combined as a balanced tree before the accumulator; the copies share one
+//                   loop (a reassociation, so the interpreter is told the tree: interp.h)
+//   tile=A:T,...    output axis A is cache-blocked: a loop over blocks of T, outside every
+//                   other output loop, and a loop inside the block
+//   thread=A        output axis A is the outermost loop, and its range is split across threads
+//
+// An option that does not fit a kernel (an axis it does not have, a factor that does not
+// divide the axis) is left out for that kernel, so one option string applies to every kernel.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "ir/uop.h"
+
+namespace uopc {
+
+struct Opts {
+  std::map<int, int64_t> upcast;
+  int64_t unroll = 1;
+  std::map<int, int64_t> tile;
+  std::optional<int> thread;
+  bool operator==(const Opts&) const = default;
+  bool none() const { return *this == Opts{}; }
+};
+
+// "upcast=0:4,1:4 unroll=4 tile=0:64 thread=0", or "none" when nothing is set.
+std::string format_opts(const Opts& o);
+
+// Parses format_opts' form; throws UserError naming `what` (e.g. "--opts") on bad text.
+Opts parse_opts(const std::string& text, const std::string& what);
+
+// How a program's kernels get their options.
+struct OptsChoice {
+  enum class Mode { None, Auto, Fixed } mode = Mode::None;
+  Opts fixed;
+};
+
+// "none", "auto" or an option string.
+OptsChoice parse_opts_choice(const std::string& text, const std::string& what);
+std::string format_opts_choice(const OptsChoice& c);
+
+// The options of `o` that fit a kernel computing `root`.
+Opts fit_opts(const Opts& o, const UOp& root);
+
+// Options chosen from the kernel's shape: a register tile over the two innermost output axes
+// when a reduce runs under both (a matmul), an unrolled reduce when it runs under a
+// contiguous innermost read, threads over the outermost axis when there is enough work.
+Opts auto_opts(const UOp& root);
+
+// The options a kernel computing `root` gets under `choice`.
+Opts opts_for(const OptsChoice& choice, const UOp& root);
+
+}  // namespace uopc
