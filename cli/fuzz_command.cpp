@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -38,11 +39,18 @@ int64_t now_ms() {
       .count();
 }
 
+int64_t cpu_ms(clockid_t clock) {
+  timespec t{};
+  if (::clock_gettime(clock, &t) != 0) return 0;
+  return static_cast<int64_t>(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000;
+}
+
 // What workers share with the driver, in an anonymous shared mapping.
 struct Shared {
   std::atomic<int64_t> programs[kMaxJobs];
   std::atomic<uint64_t> current_seed[kMaxJobs];
-  std::atomic<int64_t> started_ms[kMaxJobs];  // when the current program began; 0 when idle
+  std::atomic<int64_t> started_ms[kMaxJobs];      // when the current program began; 0 when idle
+  std::atomic<int64_t> started_cpu_ms[kMaxJobs];  // the worker's CPU time then
 };
 
 // One failure as workers send it: a header line, then the four texts.
@@ -146,6 +154,7 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
   for (uint64_t seed = first_seed; now_ms() < deadline_ms && (budget < 0 || done < budget);
        seed += static_cast<uint64_t>(a.jobs)) {
     shared->current_seed[j] = seed;
+    shared->started_cpu_ms[j] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
     shared->started_ms[j] = now_ms();
     std::optional<Failure> f = a.target.empty() ? check_seed(seed, *backend, gen)
                                                 : check_seed_target(seed, gen, a.target, dir);
@@ -255,13 +264,23 @@ class Driver {
     for (Record& r : decode(w.buffer)) add(std::move(r));
   }
 
+  // The limit counts the worker's CPU time, so a loaded machine does not make a program slow;
+  // ten times the limit in wall time also counts, for a worker that waits forever.
+  bool past_time_limit(int j, pid_t pid) const {
+    int64_t started = shared_->started_ms[j], limit = static_cast<int64_t>(a_.time_limit * 1000);
+    if (started <= 0) return false;
+    if (now_ms() - started > 10 * limit) return true;
+    clockid_t clock;
+    if (::clock_getcpuclockid(pid, &clock) != 0) return now_ms() - started > limit;
+    return cpu_ms(clock) - shared_->started_cpu_ms[j] > limit;
+  }
+
   // Reads what worker j sent; restarts it if it died or ran out of time on one program.
   void poll(int j) {
     Worker& w = workers_[static_cast<size_t>(j)];
     if (w.pid <= 0) return;
     drain(w);
-    int64_t started = shared_->started_ms[j];
-    bool overdue = started > 0 && now_ms() - started > static_cast<int64_t>(a_.time_limit * 1000);
+    bool overdue = past_time_limit(j, w.pid);
     if (overdue) ::kill(w.pid, SIGKILL);
     int status = 0;
     if (::waitpid(w.pid, &status, WNOHANG) != w.pid) return;

@@ -74,8 +74,8 @@ CompiledProgram compile_program(const Program& p, const RenderOptions& options,
 }
 
 InterpOptions matching(const CompiledProgram& c, InterpOptions options) {
-  for (const auto& [reduce, f] : c.schedule.unrolled)
-    if (f > 1) options.unrolled[reduce] = f;
+  for (const auto& [reduce, u] : c.schedule.unrolled)
+    if (u.factor > 1 && !u.in_order) options.unrolled[reduce] = u.factor;
   return options;
 }
 

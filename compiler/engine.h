@@ -28,7 +28,8 @@ struct CompiledProgram {
 CompiledProgram compile_program(const Program& p, const RenderOptions& options = {},
                                 const OptsChoice& opts = {});
 
-// Interpreter options that fold every reduce in the order the compiled program does.
+// Interpreter options that fold every reduce in the order the compiled program does (a
+// reduce unrolled as a tree, not in order, folds differently).
 InterpOptions matching(const CompiledProgram& c, InterpOptions options = {});
 
 // The loop program of every kernel, in the book's form, with a header per kernel.

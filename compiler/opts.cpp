@@ -1,7 +1,9 @@
 #include "compiler/opts.h"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/error.h"
@@ -77,7 +79,8 @@ std::pair<const UOp*, int64_t> main_reduce(const UOp& root) {
 std::string format_opts(const Opts& o) {
   std::vector<std::string> parts;
   if (!o.upcast.empty()) parts.push_back("upcast=" + axis_list(o.upcast));
-  if (o.unroll > 1) parts.push_back("unroll=" + std::to_string(o.unroll));
+  if (o.unroll > 1)
+    parts.push_back("unroll=" + std::to_string(o.unroll) + (o.unroll_in_order ? ":ordered" : ""));
   if (!o.tile.empty()) parts.push_back("tile=" + axis_list(o.tile));
   if (o.thread) parts.push_back("thread=" + std::to_string(*o.thread));
   std::string out;
@@ -100,9 +103,10 @@ Opts parse_opts(const std::string& text, const std::string& what) {
       o.upcast = parse_axes(value, kMaxFactor, what, key);
     else if (key == "tile")
       o.tile = parse_axes(value, kMaxTile, what, key);
-    else if (key == "unroll")
-      o.unroll = number(value, 1, kMaxFactor, what, key);
-    else if (key == "thread")
+    else if (key == "unroll") {
+      o.unroll_in_order = value.size() > 8 && value.ends_with(":ordered");
+      o.unroll = number(value.substr(0, value.find(':')), 1, kMaxFactor, what, key);
+    } else if (key == "thread")
       o.thread = static_cast<int>(number(value, 0, 7, what, key));
     else
       throw UserError(what + ": unknown option '" + key +
@@ -127,6 +131,7 @@ Opts fit_opts(const Opts& o, const UOp& root) {
   auto size = [&](int axis) { return axis < static_cast<int>(s.size()) ? s[axis] : 0; };
   Opts out;
   out.unroll = o.unroll;
+  out.unroll_in_order = o.unroll_in_order;
   for (const auto& [axis, f] : o.upcast)
     if (f > 1 && size(axis) % f == 0 && size(axis) >= f) out.upcast[axis] = f;
   for (const auto& [axis, t] : o.tile) {
@@ -145,23 +150,66 @@ Opts auto_opts(const UOp& root) {
   for (int k = 0; k < static_cast<int>(s.size()); ++k)
     if (s[k] > 1) axes.push_back(k);
   auto [reduce, folded] = main_reduce(root);
+  int64_t last = reduce && reduce->pop() > 0
+                     ? reduce->src[0]->shape[static_cast<size_t>(reduce->pop() - 1)]
+                     : 0;
   if (reduce && folded >= 4 && reduce->numel() == root.numel() && !axes.empty()) {
     // A reduce per output element: a register tile, read contiguously along the last axis.
     int inner = axes.back();
     int64_t f = dividing(s[inner], {16, 8, 4, 2});
     if (f > 1) o.upcast[inner] = f;
-    if (axes.size() >= 2) {
+    if (last > 16 && axes.size() >= 2) {
       int outer = axes[axes.size() - 2];
       int64_t g = dividing(s[outer], {f >= 16 ? int64_t{8} : 4, 4, 2});
       if (g > 1) o.upcast[outer] = g;
     }
+    // A short innermost reduce axis (a stencil's taps) is unrolled whole: its index becomes
+    // a constant in each copy, which folds the selects and offsets it drives.
+    if (last > 1 && last <= 16) o.unroll = last;
   } else if (reduce && folded >= 16) {
     // A reduce shared by many output elements (a row sum): break its dependency chain.
-    o.unroll = dividing(reduce->src[0]->shape[static_cast<size_t>(reduce->pop() - 1)], {8, 4, 2});
+    o.unroll = dividing(last, {8, 4, 2});
   }
+  o.unroll_in_order = true;
   int64_t work = root.numel() * std::max<int64_t>(1, folded);
   if (!axes.empty() && work >= (int64_t{1} << 16)) o.thread = axes.front();
   return fit_opts(o, root);
+}
+
+namespace {
+
+bool costly(Op op) {
+  return op == Op::Exp2 || op == Op::Log2 || op == Op::Sin;
+}
+
+// Nodes reachable from `from` without entering `avoid`.
+std::unordered_set<const UOp*> reachable(const UOp* from, const UOp* avoid) {
+  std::unordered_set<const UOp*> seen;
+  std::vector<const UOp*> stack{from};
+  while (!stack.empty()) {
+    const UOp* n = stack.back();
+    stack.pop_back();
+    if (n == avoid || !seen.insert(n).second) continue;
+    for (const UOpRef& s : n->src) stack.push_back(s.get());
+  }
+  return seen;
+}
+
+}  // namespace
+
+std::vector<const UOp*> auto_stages(const UOp& root) {
+  std::vector<const UOp*> out;
+  std::vector<const UOp*> nodes = topo_order({shared_from(&root)});
+  for (const UOp* r : nodes) {
+    if (r->op != Op::Reduce) continue;
+    std::unordered_set<const UOp*> inside = reachable(r->src[0].get(), nullptr);
+    std::unordered_set<const UOp*> outside = reachable(&root, r);
+    for (const UOp* n : nodes)
+      if (n != &root && costly(n->op) && inside.count(n) && outside.count(n) &&
+          std::find(out.begin(), out.end(), n) == out.end())
+        out.push_back(n);
+  }
+  return out;
 }
 
 Opts opts_for(const OptsChoice& choice, const UOp& root) {

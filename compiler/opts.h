@@ -6,6 +6,7 @@
 //   unroll=F        the innermost popped axis of each reduce is read F elements per iteration,
 //                   combined as a balanced tree before the accumulator; the copies share one
 //                   loop (a reassociation, so the interpreter is told the tree: interp.h)
+//   unroll=F:ordered  the same, folded into the accumulator one by one, in order: exact
 //   tile=A:T,...    output axis A is cache-blocked: a loop over blocks of T, outside every
 //                   other output loop, and a loop inside the block
 //   thread=A        output axis A is the outermost loop, and its range is split across threads
@@ -17,14 +18,23 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ir/uop.h"
 
 namespace uopc {
 
+// How a reduce's innermost popped axis is unrolled.
+struct Unroll {
+  int64_t factor = 1;
+  bool in_order = false;  // folded one by one rather than as a tree
+  bool operator==(const Unroll&) const = default;
+};
+
 struct Opts {
   std::map<int, int64_t> upcast;
   int64_t unroll = 1;
+  bool unroll_in_order = false;
   std::map<int, int64_t> tile;
   std::optional<int> thread;
   bool operator==(const Opts&) const = default;
@@ -50,10 +60,18 @@ std::string format_opts_choice(const OptsChoice& c);
 // The options of `o` that fit a kernel computing `root`.
 Opts fit_opts(const Opts& o, const UOp& root);
 
-// Options chosen from the kernel's shape: a register tile over the two innermost output axes
-// when a reduce runs under both (a matmul), an unrolled reduce when it runs under a
-// contiguous innermost read, threads over the outermost axis when there is enough work.
+// Options chosen from the kernel's shape, never reassociating a reduce (SPEC section 7: the
+// default options agree with the interpreter bit for bit): a register tile over the two
+// innermost output axes
+// when a reduce runs per output element (a matmul), unrolled whole when its innermost axis is
+// short (a stencil); an unrolled reduce when one reduce serves many outputs (a row sum);
+// threads over the outermost axis when there is enough work.
 Opts auto_opts(const UOp& root);
+
+// Under --opts auto, values the kernel computing `root` should read from a kernel of their
+// own: an exp2, log2 or sin that a reduce folds and that the kernel also needs outside that
+// reduce (softmax's exponentials), which the plain lowering computes twice.
+std::vector<const UOp*> auto_stages(const UOp& root);
 
 // The options a kernel computing `root` gets under `choice`.
 Opts opts_for(const OptsChoice& choice, const UOp& root);

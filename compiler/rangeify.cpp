@@ -177,15 +177,26 @@ UOpRef balanced_tree(Op fold, std::vector<UOpRef> values) {
   return values.front();
 }
 
-// How many elements of its innermost popped axis a reduce folds per iteration: decided once
-// per reduce for the whole program.
-int64_t unroll_factor(const UOp& u, LowerContext& ctx) {
+// How many elements of its innermost popped axis a reduce folds per iteration, and how:
+// decided once per reduce for the whole program.
+Unroll unroll_of(const UOp& u, LowerContext& ctx) {
   if (ctx.unrolled)
     if (auto it = ctx.unrolled->find(&u); it != ctx.unrolled->end()) return it->second;
-  int64_t f = ctx.opts.unroll;
-  if (f < 2 || u.pop() == 0 || u.src[0]->shape[static_cast<size_t>(u.pop() - 1)] % f != 0) f = 1;
-  if (ctx.unrolled) ctx.unrolled->emplace(&u, f);
-  return f;
+  Unroll out{ctx.opts.unroll, ctx.opts.unroll_in_order};
+  int64_t f = out.factor;
+  if (f < 2 || u.pop() == 0 || u.src[0]->shape[static_cast<size_t>(u.pop() - 1)] % f != 0)
+    out = Unroll{};
+  if (ctx.unrolled) ctx.unrolled->emplace(&u, out);
+  return out;
+}
+
+// `acc` folded with every value: as one balanced tree, or one by one in order.
+UOpRef fold_values(Op fold, const UOpRef& acc, const std::vector<UOpRef>& values, bool in_order) {
+  if (!in_order)
+    return acc ? alu(fold, {acc, balanced_tree(fold, values)}) : balanced_tree(fold, values);
+  UOpRef out = acc ? acc : values.front();
+  for (size_t k = acc ? 0 : 1; k < values.size(); ++k) out = alu(fold, {out, values[k]});
+  return out;
 }
 
 // A fresh accumulator for each copy of a reduce, even copies that share loops.
@@ -229,7 +240,8 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
   if (ctx.materialize && (demanded > u->numel() || !outer_loops_only(around, ctx.output_loops)))
     return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));
   auto it = ctx.reduce_loops.try_emplace(key).first;
-  int64_t f = unroll_factor(*u, ctx);
+  Unroll unroll = unroll_of(*u, ctx);
+  int64_t f = unroll.factor;
   if (fresh) {
     ctx.reduce_demand[u.get()] = demanded;
     // Row-major: the first popped axis gets the lowest id, which the linearizer puts outside.
@@ -257,12 +269,11 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
     }
     values.push_back(rangeify(x, full, ctx));
   }
-  UOpRef value = balanced_tree(u->reduce_op(), values);
   std::vector<UOpRef> loops;
   for (const UOpRef& r : it->second)
     if (r->op == Op::Range) loops.push_back(r);
   // One element folded from the identity is that element, bit for bit, for every op.
-  if (loops.empty()) return value;
+  if (loops.empty()) return fold_values(fold, nullptr, values, unroll.in_order);
   UOpRef acc = accumulator(key, *u, ctx);
   UOpRef init = store(address(acc, zero()), literal(reduce_identity(fold, u->dtype)));
   UOpRef inside = after(acc, [&] {
@@ -270,7 +281,8 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
     deps.insert(deps.end(), loops.begin(), loops.end());
     return deps;
   }());
-  UOpRef update = store(address(inside, zero()), alu(fold, {load(address(inside, zero())), value}));
+  UOpRef update = store(address(inside, zero()),
+                        fold_values(fold, load(address(inside, zero())), values, unroll.in_order));
   return load(address(after(acc, {end(update, loops)}), zero()));
 }
 
@@ -328,6 +340,9 @@ UOpRef rangeify(const UOpRef& u, const std::vector<UOpRef>& idx, LowerContext& c
   std::vector<const UOp*> key{u.get()};
   for (const UOpRef& i : idx) key.push_back(i.get());
   if (auto it = ctx.memo.find(key); it != ctx.memo.end()) return it->second;
+  if (ctx.materialize &&
+      std::find(ctx.staged.begin(), ctx.staged.end(), u.get()) != ctx.staged.end())
+    return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));
   UOpRef r;
   switch (u->op) {
     case Op::Const:

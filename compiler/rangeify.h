@@ -36,7 +36,9 @@ struct LowerContext {
   UOpRef thread_loop;
   // The unroll factor of every reduce lowered so far, shared by the kernels of a program so
   // that a reduce computed in two kernels folds in one order (the interpreter follows it).
-  std::unordered_map<const UOp*, int64_t>* unrolled = nullptr;
+  std::unordered_map<const UOp*, Unroll>* unrolled = nullptr;
+  // Values read from a kernel of their own rather than computed here (auto_stages).
+  std::vector<const UOp*> staged;
 
   int64_t next_range = 0;
   int64_t next_alloc = 0;

@@ -53,6 +53,7 @@ class Scheduler {
       return ctx.param_for(node);
     };
     ctx.opts = k.opts = opts_for(opts_, *k.root);
+    if (opts_.mode == OptsChoice::Mode::Auto) ctx.staged = auto_stages(*k.root);
     ctx.unrolled = &s_.unrolled;
     k.sink = lower_kernel(k.root, param(0, n->dtype, n->numel()), ctx);
     if (ctx.thread_loop) k.thread_size = range_size(*ctx.thread_loop);

@@ -36,7 +36,7 @@ struct Schedule {
   std::vector<KernelSpec> kernels;
   std::unordered_map<const UOp*, int> buffer_of;  // value or input node -> buffer
   // Each reduce's unroll factor, for an interpreter that must fold in the same order.
-  std::unordered_map<const UOp*, int64_t> unrolled;
+  std::unordered_map<const UOp*, Unroll> unrolled;
 };
 
 Schedule make_schedule(const Program& p, const OptsChoice& opts = {});

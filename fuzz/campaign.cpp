@@ -18,7 +18,10 @@ EngineConfig draw_engine_config(Choices& c) {
   Opts& o = config.opts.fixed;
   for (int axis = 0; axis < 4; ++axis)
     if (c.one_in(3)) o.upcast[axis] = c.range(2, 4);
-  if (c.coin()) o.unroll = c.range(2, 4);
+  if (c.coin()) {
+    o.unroll = c.range(2, 4);
+    o.unroll_in_order = c.coin();
+  }
   if (c.one_in(3))
     o.tile[static_cast<int>(c.range(0, 3))] = c.pick(std::vector<int64_t>{2, 3, 4, 6, 8});
   if (c.coin()) o.thread = static_cast<int>(c.range(0, 2));

@@ -1,4 +1,5 @@
-// libFuzzer target: bytes -> a program through the generator's byte driver -> every oracle.
+// libFuzzer target: bytes -> a program and kernel options through the generator's byte
+// driver -> every oracle.
 // A disagreement prints the program and aborts, which libFuzzer records as a crash input.
 #include <cstdio>
 #include <cstdlib>
@@ -13,14 +14,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uopc::GenOptions gen;
   gen.max_numel = 64;
   uopc::Program p = uopc::generate(choices, gen);
-  std::optional<uopc::Failure> f = uopc::check_program(p, *tcc, false);
+  uopc::EngineConfig config = uopc::draw_engine_config(choices);
+  std::optional<uopc::Failure> f = uopc::check_program(p, *tcc, false, config);
   if (!f) {
     uopc::Broken b = uopc::break_one_rule(choices, p);
     f = uopc::check_rejected(b.text, b.rule);
   }
   if (f) {
-    std::fprintf(stderr, "the %s oracle failed: %s\n%s", f->oracle.c_str(), f->detail.c_str(),
-                 f->program.c_str());
+    std::fprintf(stderr, "the %s oracle failed (%s): %s\n%s", f->oracle.c_str(),
+                 f->config.flags().c_str(), f->detail.c_str(), f->program.c_str());
     std::abort();
   }
   return 0;
