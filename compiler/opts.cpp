@@ -104,8 +104,11 @@ Opts parse_opts(const std::string& text, const std::string& what) {
     else if (key == "tile")
       o.tile = parse_axes(value, kMaxTile, what, key);
     else if (key == "unroll") {
-      o.unroll_in_order = value.size() > 8 && value.ends_with(":ordered");
-      o.unroll = number(value.substr(0, value.find(':')), 1, kMaxFactor, what, key);
+      size_t colon = value.find(':');
+      if (colon != std::string::npos && value.substr(colon) != ":ordered")
+        throw UserError(what + ": unroll takes F or F:ordered, not '" + value + "'");
+      o.unroll_in_order = colon != std::string::npos;
+      o.unroll = number(value.substr(0, colon), 1, kMaxFactor, what, key);
     } else if (key == "thread")
       o.thread = static_cast<int>(number(value, 0, 7, what, key));
     else

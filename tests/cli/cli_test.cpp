@@ -135,5 +135,55 @@ TEST(Cli, HostileInputs) {
   }
 }
 
+const char* kMatmul =
+    "%a = buffer 64\n%b = buffer 64 slot=1\n%am = reshape %a shape=[8 8 1]\n"
+    "%ap = permute %am order=[1 0 2]\n%ae = expand %ap shape=[8 8 8]\n"
+    "%bm = reshape %b shape=[8 1 8]\n%be = expand %bm shape=[8 8 8]\n"
+    "%p = mul %ae %be\n%c = reduce %p op=add pop=1\n";
+
+// Kernel options change the loops, never what run prints: every choice prints what interp does.
+TEST(Cli, OptionsAndThreadsPrintWhatInterpPrints) {
+  std::string want = run_uopc("interp -", kMatmul).out;
+  for (const char* flags :
+       {"", "--opts none", "--opts auto --threads 1",
+        "--opts 'upcast=0:2,1:4 unroll=2:ordered tile=0:4 thread=0' --threads 3",
+        "--opts 'thread=1' --threads 8 --backend tcc"}) {
+    auto c = run_uopc(std::string("run ") + flags + " -", kMatmul);
+    EXPECT_EQ(c.exit_code, 0) << flags << "\n" << c.err;
+    EXPECT_EQ(c.out, want) << flags;
+  }
+  // A reassociating unroll differs from interp's fold; diff folds the same way and agrees.
+  auto d = run_uopc("diff --opts 'unroll=4' --threads 2 -", kMatmul);
+  EXPECT_EQ(d.exit_code, 0) << d.out << d.err;
+}
+
+TEST(Cli, BadOptionsExitTwo) {
+  for (const char* flags :
+       {"--opts fast", "--opts 'upcast=0'", "--threads 0", "--opts 'unroll=99'"}) {
+    auto c = run_uopc(std::string("run ") + flags + " -", kMatmul);
+    EXPECT_EQ(c.exit_code, 2) << flags << "\n" << c.err;
+    EXPECT_FALSE(c.err.empty()) << flags;
+  }
+}
+
+TEST(Cli, BenchEndsWithTheKernelTime) {
+  auto c = run_uopc("run --bench --runs 3 -", kMatmul);
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  size_t last = c.out.rfind("kernel time: ");
+  ASSERT_NE(last, std::string::npos) << c.out;
+  EXPECT_NE(c.out.find(" ms (median of 3 runs)\n", last), std::string::npos) << c.out;
+  EXPECT_EQ(c.out.substr(0, last), run_uopc("interp -", kMatmul).out);
+}
+
+TEST(Cli, LowerNamesEachKernelsOptions) {
+  auto c = run_uopc("lower --opts 'upcast=1:4' -", kMatmul);
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("# kernel0: f32[8 8] into buffer 0, opts upcast=1:4\n"), std::string::npos)
+      << c.out;
+  std::string c_source = run_uopc("render --opts 'thread=0' -", kMatmul).out;
+  EXPECT_NE(c_source.find("for (int ridx0 = uopc_lo; ridx0 < uopc_hi; ridx0++)"), std::string::npos)
+      << c_source;
+}
+
 }  // namespace
 }  // namespace uopc
