@@ -134,7 +134,7 @@ Opts fit_opts(const Opts& o, const UOp& root) {
   auto size = [&](int axis) { return axis < static_cast<int>(s.size()) ? s[axis] : 0; };
   Opts out;
   out.unroll = o.unroll;
-  out.unroll_in_order = o.unroll_in_order;
+  out.unroll_in_order = o.unroll > 1 && o.unroll_in_order;
   for (const auto& [axis, f] : o.upcast)
     if (f > 1 && size(axis) % f == 0 && size(axis) >= f) out.upcast[axis] = f;
   for (const auto& [axis, t] : o.tile) {
