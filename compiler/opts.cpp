@@ -83,6 +83,7 @@ std::string format_opts(const Opts& o) {
     parts.push_back("unroll=" + std::to_string(o.unroll) + (o.unroll_in_order ? ":ordered" : ""));
   if (!o.tile.empty()) parts.push_back("tile=" + axis_list(o.tile));
   if (o.thread) parts.push_back("thread=" + std::to_string(*o.thread));
+  if (o.block > 1) parts.push_back("block=" + std::to_string(o.block));
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : " ") + p;
   return out.empty() ? "none" : out;
@@ -97,8 +98,8 @@ Opts parse_opts(const std::string& text, const std::string& what) {
     std::string key = word.substr(0, eq),
                 value = eq == std::string::npos ? "" : word.substr(eq + 1);
     if (eq == std::string::npos || value.empty())
-      throw UserError(what + ": expected KEY=VALUE (upcast, unroll, tile, thread), not '" + word +
-                      "'");
+      throw UserError(what + ": expected KEY=VALUE (upcast, unroll, tile, thread, block), not '" +
+                      word + "'");
     if (key == "upcast")
       o.upcast = parse_axes(value, kMaxFactor, what, key);
     else if (key == "tile")
@@ -111,9 +112,11 @@ Opts parse_opts(const std::string& text, const std::string& what) {
       o.unroll = number(value.substr(0, colon), 1, kMaxFactor, what, key);
     } else if (key == "thread")
       o.thread = static_cast<int>(number(value, 0, 7, what, key));
+    else if (key == "block")
+      o.block = number(value, 1, kMaxTile, what, key);
     else
       throw UserError(what + ": unknown option '" + key +
-                      "' (upcast, unroll, tile, thread; or none, auto)");
+                      "' (upcast, unroll, tile, thread, block; or none, auto)");
   }
   return o;
 }
@@ -143,6 +146,10 @@ Opts fit_opts(const Opts& o, const UOp& root) {
     if (t > 1 && t < size(axis) && divides && t % f == 0) out.tile[axis] = t;
   }
   if (o.thread && size(*o.thread) > 1) out.thread = o.thread;
+  if (o.block > 1 && root.op == Op::Reduce && root.pop() >= 1 && root.numel() > 0) {
+    int64_t first = root.src[0]->shape[0];
+    if (o.block < first && first % o.block == 0) out.block = o.block;
+  }
   return out;
 }
 
@@ -169,6 +176,10 @@ Opts auto_opts(const UOp& root) {
     // A short innermost reduce axis (a stencil's taps) is unrolled whole: its index becomes
     // a constant in each copy, which folds the selects and offsets it drives.
     if (last > 1 && last <= 16) o.unroll = last;
+    // A long reduce is blocked, so the rows of its operands one block reads stay in cache
+    // while every output uses them.
+    if (root.op == Op::Reduce && reduce == &root && root.src[0]->shape[0] >= 512)
+      o.block = dividing(root.src[0]->shape[0], {128, 64});
   } else if (reduce && folded >= 16) {
     // A reduce shared by many output elements (a row sum): break its dependency chain.
     o.unroll = dividing(last, {8, 4, 2});

@@ -10,6 +10,10 @@
 //   tile=A:T,...    output axis A is cache-blocked: a loop over blocks of T, outside every
 //                   other output loop, and a loop inside the block
 //   thread=A        output axis A is the outermost loop, and its range is split across threads
+//   block=B         in a kernel whose value is a reduce, the first popped axis is blocked by
+//                   B: a loop over its blocks outside every output loop, the partial fold
+//                   kept in the output between blocks (the fold order stays exact), so the
+//                   rows a block reads stay in cache while every output uses them
 //
 // An option that does not fit a kernel (an axis it does not have, a factor that does not
 // divide the axis) is left out for that kernel, so one option string applies to every kernel.
@@ -37,6 +41,7 @@ struct Opts {
   bool unroll_in_order = false;
   std::map<int, int64_t> tile;
   std::optional<int> thread;
+  int64_t block = 1;
   bool operator==(const Opts&) const = default;
   bool none() const { return *this == Opts{}; }
 };

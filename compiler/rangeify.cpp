@@ -237,7 +237,12 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
   for (const UOpRef& r : open) key.push_back(r.get());
   bool fresh = !ctx.reduce_loops.contains(key);
   int64_t demanded = fresh ? ctx.reduce_demand[u.get()] + trips : 0;
-  if (ctx.materialize && (demanded > u->numel() || !outer_loops_only(around, ctx.output_loops)))
+  bool blocked = ctx.blocked == u.get();
+  // A kernel split across threads would compute what is outside its thread loop once per part.
+  bool outside_threads =
+      ctx.thread_loop && std::find(around.begin(), around.end(), ctx.thread_loop) == around.end();
+  if (ctx.materialize && !blocked &&
+      (demanded > u->numel() || outside_threads || !outer_loops_only(around, ctx.output_loops)))
     return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));
   auto it = ctx.reduce_loops.try_emplace(key).first;
   Unroll unroll = unroll_of(*u, ctx);
@@ -249,6 +254,7 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
     for (int j = 0; j < u->pop(); ++j) {
       int k = planted(Plant::ReduceColumnMajor) ? u->pop() - 1 - j : j;
       int64_t size = x->shape[k] / (k == u->pop() - 1 ? f : 1);
+      if (blocked && k == 0) size = ctx.block_size;
       it->second[k] = size == 1 ? zero() : range(size, ctx.next_range++, RangeKind::Reduce);
     }
     std::vector<UOpRef> outside = around;
@@ -262,6 +268,9 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
   for (int64_t c = 0; c < f; ++c) {
     std::vector<UOpRef> full = it->second;
     if (f > 1) full.back() = split_index(full.back(), f, c);
+    if (blocked)
+      full[0] =
+          simplify(alu(Op::Add, {alu(Op::Mul, {ctx.block_loop, i32(ctx.block_size)}), full[0]}));
     full.insert(full.end(), idx.begin(), idx.end());
     if (planted(Plant::ReduceTrailingAxes)) {
       full = idx;
@@ -275,7 +284,15 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
   // One element folded from the identity is that element, bit for bit, for every op.
   if (loops.empty()) return fold_values(fold, nullptr, values, unroll.in_order);
   UOpRef acc = accumulator(key, *u, ctx);
-  UOpRef init = store(address(acc, zero()), literal(reduce_identity(fold, u->dtype)));
+  UOpRef start = literal(reduce_identity(fold, u->dtype));
+  // A blocked reduce goes on from where the previous block left its output (read inside the
+  // block loop, even for an output without loops of its own).
+  if (blocked && !planted(Plant::ReduceBlockRestarts))
+    start = alu(
+        Op::Where,
+        {alu(Op::Cmpeq, {ctx.block_loop, zero()}), start,
+         load(address(after(ctx.block_out, {ctx.block_loop}), simplify(ravel(idx, u->shape))))});
+  UOpRef init = store(address(acc, zero()), start);
   UOpRef inside = after(acc, [&] {
     std::vector<UOpRef> deps{init};
     deps.insert(deps.end(), loops.begin(), loops.end());
@@ -452,6 +469,22 @@ class KernelLoops {
   std::map<int, UOpRef> blocks_;
 };
 
+// The loop over the blocks of the kernel's own reduce, outermost, when Opts::block applies: a
+// reduce that folds in order across blocks (an unroll of a single popped axis would split the
+// blocked axis too, so it takes precedence).
+UOpRef block_loop(const UOp& value, const UOpRef& out, LowerContext& ctx) {
+  int64_t b = ctx.opts.block;
+  if (b <= 1 || value.op != Op::Reduce || value.pop() < 1) return nullptr;
+  int64_t first = value.src[0]->shape[0];
+  if (b >= first || first % b != 0) return nullptr;
+  if (value.pop() == 1 && unroll_of(value, ctx).factor > 1) return nullptr;
+  ctx.blocked = &value;
+  ctx.block_size = b;
+  ctx.block_out = out;
+  ctx.block_loop = range(first / b, ctx.next_range++, RangeKind::Loop);
+  return ctx.block_loop;
+}
+
 // Every index tuple of the register tile: each upcast axis at each of its copies.
 std::vector<std::vector<UOpRef>> tile_indices(const std::vector<AxisParts>& parts) {
   std::vector<std::vector<UOpRef>> out{{}};
@@ -472,13 +505,15 @@ std::vector<std::vector<UOpRef>> tile_indices(const std::vector<AxisParts>& part
 UOpRef lower_kernel(const UOpRef& root, const UOpRef& out, LowerContext& ctx) {
   // An empty value stores nothing: no loops at all, not even outer ones that find no work.
   if (element_count(root->shape) == 0) return sink({});
+  const UOpRef& value_of = root->op == Op::Stage ? root->src[0] : root;
+  UOpRef block = block_loop(*value_of, out, ctx);
   KernelLoops loops(root->shape, ctx);
   std::vector<AxisParts> parts = loops.make();
   ctx.output_loops = loops.loops();
+  if (block) ctx.output_loops.insert(ctx.output_loops.begin(), block);
   for (size_t k = 0; k < ctx.output_loops.size(); ++k)
     ctx.enclosing[ctx.output_loops[k].get()].assign(
         ctx.output_loops.begin(), ctx.output_loops.begin() + static_cast<ptrdiff_t>(k));
-  const UOpRef& value_of = root->op == Op::Stage ? root->src[0] : root;
   std::vector<UOpRef> stores;
   for (const std::vector<UOpRef>& idx : tile_indices(parts)) {
     UOpRef st =

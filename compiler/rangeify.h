@@ -37,6 +37,11 @@ struct LowerContext {
   // The unroll factor of every reduce lowered so far, shared by the kernels of a program so
   // that a reduce computed in two kernels folds in one order (the interpreter follows it).
   std::unordered_map<const UOp*, Unroll>* unrolled = nullptr;
+  // The kernel's own reduce when it is blocked (Opts::block): the block loop, its size, and
+  // the output that keeps the partial fold between blocks.
+  const UOp* blocked = nullptr;
+  UOpRef block_loop, block_out;
+  int64_t block_size = 0;
   // Values read from a kernel of their own rather than computed here (auto_stages).
   std::vector<const UOp*> staged;
 

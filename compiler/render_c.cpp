@@ -103,18 +103,17 @@ class KernelRenderer {
     note_blocks(top_);
     std::string out =
         "void " + name + "(void** args, long long* uopc_status, int uopc_lo, int uopc_hi) {\n";
-    std::vector<const UOp*> params, allocs;
+    std::vector<const UOp*> params;
     for (const UOp* n : order) {
       if (n->op == Op::Param) params.push_back(n);
-      if (n->op == Op::Alloc) allocs.push_back(n);
     }
     std::sort(params.begin(), params.end(), [](auto a, auto b) { return a->arg[0] < b->arg[0]; });
     for (const UOp* p : params) {
       std::string k = std::to_string(p->arg[0]), t = c_type(p->dtype);
       out += "  " + t + "* restrict data" + k + " = (" + t + "*)args[" + k + "];\n";
     }
-    for (const UOp* a : allocs)
-      out += "  " + c_type(a->dtype) + " acc" + std::to_string(a->arg[0]) + ";\n";
+    place_accumulators(order);
+    declare_accumulators(top_, 1, out);
     render_block(top_, 1, out);
     return out + "}\n";
   }
@@ -122,11 +121,49 @@ class KernelRenderer {
  private:
   void note_blocks(const LoopBlock& b) {
     for (const BlockItem& item : b.items) {
-      if (item.loop)
+      if (item.loop) {
+        parent_[item.loop.get()] = &b;
         note_blocks(*item.loop);
-      else
+      } else {
         block_of_[item.node] = &b;
+      }
     }
+  }
+
+  // Each accumulator is declared in the innermost block around all its loads and stores, so
+  // the C compiler sees a value local to one loop nest, which it keeps in a register (and
+  // vectorizes, for the copies of a register tile), rather than a variable of the whole function.
+  void place_accumulators(const std::vector<const UOp*>& order) {
+    for (const UOp* n : order) {
+      if (n->op != Op::Load && n->op != Op::Store) continue;
+      const UOp* base = n->src[0]->src[0].get();
+      while (base->op == Op::After) base = base->src[0].get();
+      if (base->op != Op::Alloc) continue;
+      auto [it, fresh] = acc_block_.try_emplace(base, block_of_[n]);
+      if (!fresh) it->second = common_block(it->second, block_of_[n]);
+    }
+  }
+
+  const LoopBlock* common_block(const LoopBlock* a, const LoopBlock* b) const {
+    std::vector<const LoopBlock*> above;
+    for (const LoopBlock* x = a; x; x = parent_of(x)) above.push_back(x);
+    for (const LoopBlock* y = b; y; y = parent_of(y))
+      if (std::find(above.begin(), above.end(), y) != above.end()) return y;
+    return &top_;
+  }
+
+  const LoopBlock* parent_of(const LoopBlock* b) const {
+    auto it = parent_.find(b);
+    return it == parent_.end() ? nullptr : it->second;
+  }
+
+  void declare_accumulators(const LoopBlock& b, int depth, std::string& out) {
+    std::vector<const UOp*> mine;
+    for (const auto& [alloc, block] : acc_block_)
+      if (block == &b) mine.push_back(alloc);
+    std::sort(mine.begin(), mine.end(), [](auto x, auto y) { return x->arg[0] < y->arg[0]; });
+    for (const UOp* a : mine)
+      out += pad(depth) + c_type(a->dtype) + " acc" + std::to_string(a->arg[0]) + ";\n";
   }
 
   static std::string pad(int depth) { return std::string(2 * static_cast<size_t>(depth), ' '); }
@@ -140,6 +177,7 @@ class KernelRenderer {
                " < " + (threads ? "uopc_hi" : std::to_string(range_size(*item.loop->range))) +
                "; " + r + "++) {\n";
         if (options_.count_iterations) out += pad(depth + 1) + "uopc_status[4]++;\n";
+        declare_accumulators(*item.loop, depth + 1, out);
         render_block(*item.loop, depth + 1, out);
         out += pad(depth) + "}\n";
         continue;
@@ -202,6 +240,7 @@ class KernelRenderer {
   // before the access: uopc_status = {1, param, offset, size}.
   void check(const UOp& a, int depth, std::string& out) {
     const UOp* base = a.src[0].get();
+    while (base->op == Op::After) base = base->src[0].get();
     if (!options_.check_bounds || base->op != Op::Param) return;
     std::string i = "chk" + std::to_string(counter_++), p = std::to_string(base->arg[0]),
                 n = std::to_string(base->shape[0]);
@@ -321,6 +360,8 @@ class KernelRenderer {
   RenderOptions options_;
   std::unordered_map<const UOp*, std::vector<const UOp*>> users_;
   std::unordered_map<const UOp*, const LoopBlock*> block_of_;
+  std::unordered_map<const LoopBlock*, const LoopBlock*> parent_;
+  std::unordered_map<const UOp*, const LoopBlock*> acc_block_;
   std::unordered_map<const UOp*, std::string> names_;
   std::unordered_map<const UOp*, int> height_;
   int counter_ = 1;

@@ -25,6 +25,7 @@ EngineConfig draw_engine_config(Choices& c) {
   if (c.one_in(3))
     o.tile[static_cast<int>(c.range(0, 3))] = c.pick(std::vector<int64_t>{2, 3, 4, 6, 8});
   if (c.coin()) o.thread = static_cast<int>(c.range(0, 2));
+  if (c.one_in(3)) o.block = c.range(2, 4);
   return config;
 }
 

@@ -33,7 +33,7 @@ struct CampaignResult {
 CampaignResult run_campaign(const CampaignOptions& options);
 
 // How the compiled engine runs a generated program: the plain lowering, --opts auto, or
-// random options (upcast, unroll, tile and thread of small factors, so they fit the small
+// random options (upcast, unroll, tile, thread and block of small factors, so they fit the small
 // shapes programs have), on 3 threads, which split small thread loops unevenly.
 EngineConfig draw_engine_config(Choices& choices);
 

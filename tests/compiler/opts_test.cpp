@@ -13,7 +13,7 @@ namespace {
 
 TEST(Opts, TextRoundTrips) {
   for (const char* text : {"none", "upcast=0:4,1:4 unroll=4 tile=0:64 thread=0", "unroll=8:ordered",
-                           "thread=2", "upcast=3:2"})
+                           "thread=2", "upcast=3:2", "block=64"})
     EXPECT_EQ(format_opts(parse_opts(text == std::string("none") ? "" : text, "--opts")), text);
   EXPECT_EQ(format_opts_choice(parse_opts_choice("auto", "--opts")), "auto");
   EXPECT_EQ(parse_opts_choice("none", "--opts").mode, OptsChoice::Mode::None);
@@ -73,7 +73,8 @@ TEST(Opts, LoopsChangeNothingElse) {
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   for (const char* opts :
        {"none", "auto", "upcast=0:2,1:2", "unroll=2", "unroll=4:ordered", "unroll=3 upcast=1:4",
-        "tile=0:2,1:2", "thread=0", "thread=1 tile=1:2", "upcast=0:3 unroll=2 tile=0:3 thread=0"}) {
+        "tile=0:2,1:2", "thread=0", "thread=1 tile=1:2", "upcast=0:3 unroll=2 tile=0:3 thread=0",
+        "block=2", "block=2 upcast=0:2 thread=1", "block=2 unroll=2"}) {
     for (int threads : {1, 3}) {
       CompiledProgram c = compile_program(p, {true, false}, parse_opts_choice(opts, "--opts"));
       InterpResult want = interpret(p, matching(c));
