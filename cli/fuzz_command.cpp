@@ -349,6 +349,7 @@ class Driver {
         "# signature: " + signature + "\n# found by uopc fuzz (seed " + std::to_string(r.seed) +
         "): the " + r.failure.oracle + " oracle: " + r.failure.detail + "\n" +
         (a_.plant.empty() ? "" : "# planted bug: " + a_.plant + "\n") +
+        (a_.target.empty() ? "# flags: " + r.failure.config.flags() + "\n" : "") +
         (a_.target.empty() ? "# replay: uopc fuzz --check " + path + " --backend " + a_.backend +
                                  (a_.plant.empty() ? "" : " --plant " + a_.plant) + " " +
                                  r.failure.config.flags() + "\n"

@@ -113,6 +113,7 @@ int run_reduce(const ReduceArgs& a) {
       (a.test.empty() ? "the " + oracle + " oracle fails" : "`" + a.test + "` fails") +
       (detail.empty() ? "" : ": " + detail) + "\n";
   if (!signature.empty()) header += "# signature: " + signature + "\n";
+  if (a.test.empty()) header += "# flags: " + config.flags() + "\n";
   if (!a.plant.empty()) header += "# planted bug: " + a.plant + "\n";
   header += a.test.empty() ? "# replay: uopc diff --check-bounds --backend " + a.backend +
                                  (a.plant.empty() ? "" : " --plant " + a.plant) + " " +
