@@ -424,7 +424,8 @@ class KernelLoops {
  public:
   KernelLoops(const Shape& shape, LowerContext& ctx) : shape_(shape), ctx_(ctx) {}
 
-  // The thread axis is outermost, then every tile's block loop, then the rest in axis order.
+  // The thread axis is outermost (inside a blocked reduce's block loop, which comes first),
+  // then every tile's block loop, then the rest in axis order.
   std::vector<AxisParts> make() {
     const Opts& o = ctx_.opts;
     std::vector<AxisParts> parts(shape_.size());
@@ -469,9 +470,9 @@ class KernelLoops {
   std::map<int, UOpRef> blocks_;
 };
 
-// The loop over the blocks of the kernel's own reduce, outermost, when Opts::block applies: a
-// reduce that folds in order across blocks (an unroll of a single popped axis would split the
-// blocked axis too, so it takes precedence).
+// The loop over the blocks of the kernel's own reduce, outermost, when Opts::block applies.
+// A reduce whose only popped axis is unrolled is not blocked: the unroll, decided once for the
+// program, would split the same axis.
 UOpRef block_loop(const UOp& value, const UOpRef& out, LowerContext& ctx) {
   int64_t b = ctx.opts.block;
   if (b <= 1 || value.op != Op::Reduce || value.pop() < 1) return nullptr;
