@@ -13,6 +13,7 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DUOPC_BUILD_TESTS=OFF -DUOPC_BUILD_BENCH=OFF \
   -DUOPC_FUZZ_TARGETS=ON -DUOPC_FUZZING_ENGINE="$LIB_FUZZING_ENGINE"
 cmake --build "$build" --target fuzz_diff fuzz_parse fuzz_symbolic
+mkdir -p "$OUT"
 
 for name in diff parse symbolic; do
   target=fuzz_$name
