@@ -1,11 +1,14 @@
 #include "compiler/rangeify.h"
 
 #include <algorithm>
+#include <set>
+#include <unordered_map>
 
 #include "compiler/symbolic.h"
 #include "ir/build.h"
 #include "ir/loop.h"
 #include "ir/plant.h"
+#include "ir/program.h"
 
 namespace uopc {
 namespace {
@@ -501,6 +504,58 @@ std::vector<std::vector<UOpRef>> tile_indices(const std::vector<AxisParts>& part
   return out;
 }
 
+// Copies made by upcast each END the loops they share; merging those ENDs into one, over a SINK
+// of their bodies, closes each loop once (the book's merge_ends). A group whose bodies read one
+// of its own ENDs stays as it is.
+class EndMerger {
+ public:
+  UOpRef run(const UOpRef& root) {
+    for (const UOp* n : topo_order({root}))
+      if (n->op == Op::End) groups_[ranges_of(*n)].push_back(n);
+    return rewrite(root);
+  }
+
+ private:
+  static std::vector<const UOp*> ranges_of(const UOp& end) {
+    std::vector<const UOp*> out;
+    for (size_t k = 1; k < end.src.size(); ++k) out.push_back(end.src[k].get());
+    return out;
+  }
+
+  UOpRef rewrite(const UOpRef& n) {
+    if (auto it = done_.find(n.get()); it != done_.end()) return it->second;
+    UOpRef out;
+    const std::vector<const UOp*>* group = nullptr;
+    if (n->op == Op::End) group = &groups_[ranges_of(*n)];
+    if (group && group->size() > 1 && !busy_.count(group)) {
+      busy_.insert(group);
+      std::vector<UOpRef> bodies;
+      for (const UOp* e : *group) bodies.push_back(rewrite(e->src[0]));
+      busy_.erase(group);
+      if (!done_.count(n.get())) {
+        std::vector<UOpRef> src{sink(bodies)};
+        src.insert(src.end(), n->src.begin() + 1, n->src.end());
+        out = with_sources(*n, src);
+        for (const UOp* e : *group) done_.emplace(e, out);
+      }
+      return done_.at(n.get());
+    }
+    std::vector<UOpRef> src;
+    for (const UOpRef& s : n->src) {
+      UOpRef r = rewrite(s);
+      // A SINK names each merged END once.
+      if (n->op != Op::Sink || std::find(src.begin(), src.end(), r) == src.end()) src.push_back(r);
+    }
+    out = src == n->src ? n : n->op == Op::Sink ? sink(src) : with_sources(*n, src);
+    done_.emplace(n.get(), out);
+    return out;
+  }
+
+  std::map<std::vector<const UOp*>, std::vector<const UOp*>> groups_;
+  std::set<const std::vector<const UOp*>*> busy_;
+  std::unordered_map<const UOp*, UOpRef> done_;
+};
+
 }  // namespace
 
 UOpRef lower_kernel(const UOpRef& root, const UOpRef& out, LowerContext& ctx) {
@@ -521,7 +576,7 @@ UOpRef lower_kernel(const UOpRef& root, const UOpRef& out, LowerContext& ctx) {
         store(address(out, simplify(ravel(idx, root->shape))), rangeify(value_of, idx, ctx));
     stores.push_back(end(st, ctx.output_loops));
   }
-  return simplify(sink(stores));
+  return EndMerger().run(simplify(sink(stores)));
 }
 
 }  // namespace uopc

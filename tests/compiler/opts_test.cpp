@@ -61,6 +61,27 @@ TEST(Opts, AutoTilesAMatmulAndUnrollsInOrder) {
   EXPECT_EQ(format_opts(auto_opts(*value_of(rows))), "unroll=8:ordered thread=0");
 }
 
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// Copies of a register tile and of an unrolled reduce share their loops: one END per loop.
+TEST(Opts, CopiesShareOneEndPerLoop) {
+  std::string text =
+      "%a = buffer 64\n%b = buffer 64 slot=1\n%am = reshape %a shape=[8 8 1]\n"
+      "%ap = permute %am order=[1 0 2]\n%ae = expand %ap shape=[8 8 8]\n"
+      "%bm = reshape %b shape=[8 1 8]\n%be = expand %bm shape=[8 8 8]\n"
+      "%p = mul %ae %be\n%c = reduce %p op=add pop=1\n";
+  Program p = parse_program(text, "t.uir");
+  std::string lowered =
+      lowered_text(compile_program(p, {}, parse_opts_choice("upcast=0:2,1:4 unroll=2", "--opts")));
+  // Two output loops closed together and one reduce loop, for all eight copies.
+  EXPECT_EQ(count(lowered, " = range "), 3) << lowered;
+  EXPECT_EQ(count(lowered, " = end "), 2) << lowered;
+}
+
 // Every combination of options on programs with reduces of every kind: the compiled results
 // equal the interpreter's, folded in the compiled order.
 TEST(Opts, LoopsChangeNothingElse) {
