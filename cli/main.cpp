@@ -219,6 +219,12 @@ int run_diff(const RunArgs& a) {
   return kOk;
 }
 
+// --opts and --threads for commands that replay a failure under the engine settings it needs.
+void add_engine_flags(CLI::App* cmd, std::string& opts, int& threads, const std::string& what) {
+  cmd->add_option("--opts", opts, what + "kernel options (default none)");
+  cmd->add_option("--threads", threads, what + "threads (default 1)")->check(CLI::Range(1, 1024));
+}
+
 int dispatch(int argc, char** argv) {
   CLI::App app{"uopc: a compiler, reference interpreter and fuzzer for the .uir tensor language"};
   app.require_subcommand(1);
@@ -308,9 +314,7 @@ int dispatch(int argc, char** argv) {
                  "shrink every failure with uopc reduce before keeping it");
   fuzz->add_flag("--keep-going", fa.keep_going, "go on after a failure (implied by --corpus)");
   fuzz->add_option("--time-limit", fa.time_limit, "seconds one program may take (default 10)");
-  fuzz->add_option("--opts", fa.opts, "with --check: kernel options (default none)");
-  fuzz->add_option("--threads", fa.threads, "with --check: threads (default 1)")
-      ->check(CLI::Range(1, 1024));
+  add_engine_flags(fuzz, fa.opts, fa.threads, "with --check: ");
   fuzz->callback([&] { code = run_fuzz(fa); });
 
   ReduceArgs rd;
@@ -322,9 +326,7 @@ int dispatch(int argc, char** argv) {
   reduce->add_option("--test", rd.test, "CMD: `CMD FILE` exits 0 while FILE still fails");
   reduce->add_option("-o,--out", rd.out, "where to write it (default corpus/SIGNATURE.uir)");
   reduce->add_option("--backend", rd.backend, "tcc (default) or cc");
-  reduce->add_option("--opts", rd.opts, "kernel options the failure needs (default none)");
-  reduce->add_option("--threads", rd.threads, "threads the failure needs (default 1)")
-      ->check(CLI::Range(1, 1024));
+  add_engine_flags(reduce, rd.opts, rd.threads, "the failure's ");
   reduce->callback([&] { code = run_reduce(rd); });
 
   try {

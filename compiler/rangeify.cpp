@@ -360,8 +360,7 @@ UOpRef rangeify(const UOpRef& u, const std::vector<UOpRef>& idx, LowerContext& c
   std::vector<const UOp*> key{u.get()};
   for (const UOpRef& i : idx) key.push_back(i.get());
   if (auto it = ctx.memo.find(key); it != ctx.memo.end()) return it->second;
-  if (ctx.materialize &&
-      std::find(ctx.staged.begin(), ctx.staged.end(), u.get()) != ctx.staged.end())
+  if (ctx.materialize && ctx.staged.count(u.get()))
     return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));
   UOpRef r;
   switch (u->op) {

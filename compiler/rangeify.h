@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/opts.h"
@@ -43,7 +44,7 @@ struct LowerContext {
   UOpRef block_loop, block_out;
   int64_t block_size = 0;
   // Values read from a kernel of their own rather than computed here (auto_stages).
-  std::vector<const UOp*> staged;
+  std::unordered_set<const UOp*> staged;
 
   int64_t next_range = 0;
   int64_t next_alloc = 0;

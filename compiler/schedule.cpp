@@ -53,7 +53,10 @@ class Scheduler {
       return ctx.param_for(node);
     };
     ctx.opts = k.opts = opts_for(opts_, *k.root);
-    if (opts_.mode == OptsChoice::Mode::Auto) ctx.staged = auto_stages(*k.root);
+    if (opts_.mode == OptsChoice::Mode::Auto) {
+      std::vector<const UOp*> staged = auto_stages(*k.root);
+      ctx.staged.insert(staged.begin(), staged.end());
+    }
     ctx.unrolled = &s_.unrolled;
     k.sink = lower_kernel(k.root, param(0, n->dtype, n->numel()), ctx);
     if (ctx.thread_loop) k.thread_size = range_size(*ctx.thread_loop);
