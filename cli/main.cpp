@@ -84,6 +84,7 @@ void write_outputs(const InterpResult& r, const std::string& dir) {
 struct RunArgs : InterpArgs {
   std::string backend = "cc";
   bool check_bounds = false;
+  bool check_ub = false;
   std::string plant;
   std::string opts = "auto";
   int threads = 0;  // all cores
@@ -159,7 +160,7 @@ int run_run(const RunArgs& a) {
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   check_value_sizes(p, o.max_elements);
-  CompiledProgram c = compile_program(p, {a.check_bounds, false}, opts_choice(a.opts));
+  CompiledProgram c = compile_program(p, {a.check_bounds, false, a.check_ub}, opts_choice(a.opts));
   Executable e(p, c, *backend, o, threads_of(a));
   double ms = a.bench ? median_kernel_ms(e, a.bench_runs) : (e.run(), 0.0);
   int code = report(p, e.results(), a.out_dir);
@@ -190,7 +191,7 @@ int run_diff(const RunArgs& a) {
   Program p = load_program(a.path);
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
-  CompiledProgram c = compile_program(p, {a.check_bounds, false}, opts_choice(a.opts));
+  CompiledProgram c = compile_program(p, {a.check_bounds, false, a.check_ub}, opts_choice(a.opts));
   // An unrolled reduce folds as a tree; the interpreter folds it the same way.
   InterpResult want = interpret(p, matching(c, o));
   InterpResult got = run_compiled(p, c, *backend, o, threads_of(a));
@@ -281,6 +282,8 @@ int dispatch(int argc, char** argv) {
                     "switch on one planted compiler bug (uopc fuzz --list-plants)");
     cmd->add_flag("--check-bounds", ra.check_bounds,
                   "check every load and store offset at run time (exit 3 on a bad one)");
+    cmd->add_flag("--check-ub", ra.check_ub,
+                  "check every i32 op written as plain C for overflow at run time (exit 3 on one)");
     cmd->add_option("--opts", ra.opts, opts_help);
     cmd->add_option("--threads", ra.threads,
                     "threads for kernels with a thread loop (default: all cores)")

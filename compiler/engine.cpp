@@ -116,6 +116,22 @@ void Executable::run() {
   }
 }
 
+namespace {
+
+// What a check_ub kernel reported in status[5..7].
+std::string ub_message(const std::array<long long, 8>& s) {
+  static const char* ops[] = {"?", "add", "sub", "mul", "neg", "idiv", "mod"};
+  std::string op = ops[s[5] >= 1 && s[5] <= 6 ? s[5] : 0];
+  std::string a = std::to_string(s[6]), b = std::to_string(s[7]);
+  if (s[5] == 4) return "neg of " + a + " overflows i32, but was written as plain C";
+  if (s[5] >= 5)
+    return op + " of " + a + " by " + b + " was written as C's truncating " +
+           (s[5] == 5 ? "/" : "%") + ", which does not floor it";
+  return op + " of " + a + " and " + b + " overflows i32, but was written as plain C";
+}
+
+}  // namespace
+
 // The thread loop's range in `parts` nearly equal parts, each with its own status block.
 void Executable::run_kernel(size_t k, void** args) {
   const KernelSpec& spec = compiled_.schedule.kernels[k];
@@ -137,6 +153,7 @@ void Executable::run_kernel(size_t k, void** args) {
     if (s[0])
       throw BoundsError(spec.name + " accessed parameter " + std::to_string(s[1]) + " at offset " +
                         std::to_string(s[2]) + ", outside [0, " + std::to_string(s[3]) + ")");
+    if (s[5]) throw UndefinedBehaviorError(spec.name + ": " + ub_message(s));
   }
 }
 

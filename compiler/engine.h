@@ -22,7 +22,9 @@ struct CompiledProgram {
 };
 
 // With options.check_bounds, every load and store is checked against its buffer at run time,
-// and running throws std::logic_error naming the first bad access (a compiler bug); with
+// and running throws BoundsError naming the first bad access (a compiler bug); with
+// options.check_ub, running throws UndefinedBehaviorError at the first plain C op that would
+// overflow; with
 // options.count_iterations, Executable::iterations() counts loop iterations.
 // `opts` decides each kernel's loops (compiler/opts.h).
 CompiledProgram compile_program(const Program& p, const RenderOptions& options = {},
@@ -37,6 +39,14 @@ std::string lowered_text(const CompiledProgram& c);
 
 // A load or store outside its buffer, reported by a kernel built with check_bounds.
 class BoundsError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// An i32 op written as plain C whose operands broke the renderer's decision, reported by a
+// kernel built with check_ub: in plain C it would have been undefined behaviour (or a
+// truncating division where SPEC floors).
+class UndefinedBehaviorError : public std::logic_error {
  public:
   using std::logic_error::logic_error;
 };

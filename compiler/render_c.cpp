@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "compiler/c_arith.h"
 #include "compiler/linearize.h"
 #include "ir/loop.h"
 #include "ir/plant.h"
@@ -58,33 +59,10 @@ std::string c_literal_text(const Scalar& s) {
   return buf;
 }
 
-// Whether the exact result of an i32 op on these intervals stays within i32.
-bool fits(int64_t lo, int64_t hi) {
-  return lo >= INT32_MIN && hi <= INT32_MAX;
-}
-
 bool cannot_overflow(const UOp& n) {
   if (n.dtype != DType::I32) return true;
-  const Interval& a = n.src[0]->bounds;
-  switch (n.op) {
-    case Op::Add: {
-      const Interval& b = n.src[1]->bounds;
-      return fits(a.lo + b.lo, a.hi + b.hi);
-    }
-    case Op::Sub: {
-      const Interval& b = n.src[1]->bounds;
-      return fits(a.lo - b.hi, a.hi - b.lo);
-    }
-    case Op::Mul: {
-      const Interval& b = n.src[1]->bounds;
-      int64_t p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
-      return fits(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
-    }
-    case Op::Neg:
-      return a.lo > INT32_MIN;
-    default:
-      return true;
-  }
+  Interval b = n.src.size() > 1 ? n.src[1]->bounds : Interval::point(0);
+  return plain_c_cannot_overflow(n.op, n.src[0]->bounds, b);
 }
 
 int64_t positive_constant(const UOpRef& n) {
@@ -286,31 +264,46 @@ class KernelRenderer {
   std::string alu(const UOp& n, const std::vector<std::string>& s) {
     bool is_int = n.src[0]->dtype == DType::I32;
     bool plain = cannot_overflow(n);
+    bool checked = is_int && plain && options_.check_ub;
     auto bin = [&](const char* op) { return "(" + s[0] + op + s[1] + ")"; };
+    // An op the bounds decided cannot overflow: plain C, or under check_ub a helper that
+    // reports it if it does.
+    auto arith = [&](const char* op, const char* name) {
+      if (checked)
+        return std::string("uopc_ck_") + name + "(uopc_status, " + s[0] + ", " + s[1] + ")";
+      return is_int && !plain ? std::string("uopc_") + name + "(" + s[0] + ", " + s[1] + ")"
+                              : bin(op);
+    };
     switch (n.op) {
       case Op::Add:
-        return is_int && !plain ? "uopc_add(" + s[0] + ", " + s[1] + ")" : bin("+");
+        return arith("+", "add");
       case Op::Sub:
-        return is_int && !plain ? "uopc_sub(" + s[0] + ", " + s[1] + ")" : bin("-");
+        return arith("-", "sub");
       case Op::Mul:
-        return is_int && !plain ? "uopc_mul(" + s[0] + ", " + s[1] + ")" : bin("*");
+        return arith("*", "mul");
       case Op::Neg:
+        if (checked) return "uopc_ck_neg(uopc_status, " + s[0] + ")";
         return is_int && !plain ? "uopc_neg(" + s[0] + ")" : "(-" + s[0] + ")";
       case Op::Div:
         return bin("/");
       case Op::Idiv:
       case Op::Mod: {
-        bool c_agrees = positive_constant(n.src[1]) &&
-                        (n.src[0]->bounds.lo >= 0 || planted(Plant::FloordivTruncates));
-        if (c_agrees) return bin(n.op == Op::Idiv ? "/" : "%");
-        return std::string(n.op == Op::Idiv ? "uopc_idiv(" : "uopc_mod(") + s[0] + ", " + s[1] +
-               ")";
+        const char* name = n.op == Op::Idiv ? "idiv" : "mod";
+        if (plain_c_division_is_floor(n.src[0]->bounds, positive_constant(n.src[1]))) {
+          if (options_.check_ub)
+            return std::string("uopc_ck_") + name + "(uopc_status, " + s[0] + ", " + s[1] + ")";
+          return bin(n.op == Op::Idiv ? "/" : "%");
+        }
+        return std::string("uopc_") + name + "(" + s[0] + ", " + s[1] + ")";
       }
       case Op::Max:
       case Op::Min: {
         const char* cmp = n.op == Op::Max ? ">" : "<";
-        if (is_atom(s[0]) && is_atom(s[1]))
+        if (is_atom(s[0]) && is_atom(s[1])) {
+          if (planted(Plant::MinmaxReversed))
+            return "((" + s[1] + cmp + s[0] + ")?" + s[1] + ":" + s[0] + ")";
           return "((" + s[0] + cmp + s[1] + ")?" + s[0] + ":" + s[1] + ")";
+        }
         std::string f = std::string(n.op == Op::Max ? "uopc_max_" : "uopc_min_") +
                         (n.dtype == DType::F32 ? "f" : "i");
         return f + "(" + s[0] + ", " + s[1] + ")";
@@ -425,6 +418,44 @@ const Helper kHelpers[] = {
      "static inline float uopc_min_f(float a, float b) { return a < b ? a : b; }\n"},
     {"uopc_max_i", "", "static inline int uopc_max_i(int a, int b) { return a > b ? a : b; }\n"},
     {"uopc_min_i", "", "static inline int uopc_min_i(int a, int b) { return a < b ? a : b; }\n"},
+    {"uopc_ub", "",
+     "/* an i32 op the renderer wrote as plain C whose operands break its decision */\n"
+     "static inline void uopc_ub(long long* s, int op, int a, int b) {\n"
+     "  if (!s[5]) { s[5] = op; s[6] = a; s[7] = b; }\n"
+     "}\n"},
+    {"uopc_ck_add", "uopc_ub",
+     "static inline int uopc_ck_add(long long* s, int a, int b) {\n"
+     "  long long r = (long long)a + b;\n"
+     "  if (r != (int)r) uopc_ub(s, 1, a, b);\n"
+     "  return (int)((unsigned)a + (unsigned)b);\n"
+     "}\n"},
+    {"uopc_ck_sub", "uopc_ub",
+     "static inline int uopc_ck_sub(long long* s, int a, int b) {\n"
+     "  long long r = (long long)a - b;\n"
+     "  if (r != (int)r) uopc_ub(s, 2, a, b);\n"
+     "  return (int)((unsigned)a - (unsigned)b);\n"
+     "}\n"},
+    {"uopc_ck_mul", "uopc_ub",
+     "static inline int uopc_ck_mul(long long* s, int a, int b) {\n"
+     "  long long r = (long long)a * b;\n"
+     "  if (r != (int)r) uopc_ub(s, 3, a, b);\n"
+     "  return (int)((unsigned)a * (unsigned)b);\n"
+     "}\n"},
+    {"uopc_ck_neg", "uopc_ub",
+     "static inline int uopc_ck_neg(long long* s, int a) {\n"
+     "  if (a == (-2147483647-1)) uopc_ub(s, 4, a, 0);\n"
+     "  return (int)(0u - (unsigned)a);\n"
+     "}\n"},
+    {"uopc_ck_idiv", "uopc_idiv",
+     "static inline int uopc_ck_idiv(long long* s, int a, int b) {\n"
+     "  if (b <= 0 || a < 0) uopc_ub(s, 5, a, b);\n"
+     "  return uopc_idiv(a, b);\n"
+     "}\n"},
+    {"uopc_ck_mod", "uopc_mod",
+     "static inline int uopc_ck_mod(long long* s, int a, int b) {\n"
+     "  if (b <= 0 || a < 0) uopc_ub(s, 6, a, b);\n"
+     "  return uopc_mod(a, b);\n"
+     "}\n"},
     {"uopc_oob", "",
      "static inline void uopc_oob(long long* s, int param, int offset, int size) {\n"
      "  s[0] = 1; s[1] = param; s[2] = offset; s[3] = size;\n"

@@ -29,6 +29,11 @@ struct RenderOptions {
   bool check_bounds = false;
   // Count loop iterations into status[4] (the same status block).
   bool count_iterations = false;
+  // Write every i32 add, sub, mul, neg, idiv and mod that bounds decided may be plain C as a
+  // helper that checks the decision: when the operands break it (an overflow, a dividend that
+  // is negative after all), the first such op writes {op, a, b} into status[5..7] and the
+  // kernel goes on with SPEC's result.
+  bool check_ub = false;
 };
 
 std::string render_kernel(const std::string& name, const UOpRef& sink,

@@ -5,6 +5,7 @@
 #include "ir/build.h"
 #include "ir/eval_scalar.h"
 #include "ir/loop.h"
+#include "ir/plant.h"
 
 namespace uopc {
 namespace {
@@ -231,7 +232,8 @@ UOpRef divmod_split(const UOpRef& n) {
   whole.constant = static_cast<uint32_t>(q);
   rest.constant = static_cast<uint32_t>(constant - q * c);
   if (whole.terms.empty() && q == 0) return nullptr;  // nothing to take out
-  if (!exact_bounds(rest)) return nullptr;            // the remainder would wrap on its own
+  // the remainder would wrap on its own
+  if (!exact_bounds(rest) && !planted(Plant::DivmodSplitUnchecked)) return nullptr;
   UOpRef r = build_linear(rest);
   if (n->op == Op::Mod) return alu(Op::Mod, {r, n->src[1]});
   return add(build_linear(whole), alu(Op::Idiv, {r, n->src[1]}));
@@ -253,7 +255,8 @@ UOpRef mod_mod(const UOpRef& n) {
   const UOpRef& inner = n->src[0];
   if (b == 0 || inner->op != Op::Mod) return nullptr;
   int64_t a = positive_divisor(inner);
-  if (a == 0 || a % b != 0) return nullptr;
+  if (a == 0) return nullptr;
+  if (planted(Plant::ModModDirection) ? b % a != 0 : a % b != 0) return nullptr;
   return alu(Op::Mod, {inner->src[0], n->src[1]});
 }
 
@@ -405,6 +408,8 @@ std::string expr_str(const UOpRef& n) {
       return expr_str(n->src[0]) + "[" + expr_str(n->src[1]) + "]";
     case Op::Param:
       return "data" + std::to_string(n->arg[0]);
+    case Op::Var:
+      return "x" + std::to_string(n->arg[0]);
     default:
       break;
   }

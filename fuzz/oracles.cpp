@@ -94,13 +94,15 @@ std::string EngineConfig::flags() const {
 std::optional<Failure> check_engines(const Program& p, Backend& backend,
                                      const EngineConfig& config) {
   std::optional<Failure> f = guarded("engines", p, [&]() -> std::optional<Failure> {
-    CompiledProgram c = compile_program(p, {true, true}, config.opts);
+    CompiledProgram c = compile_program(p, {true, true, true}, config.opts);
     InterpResult want = interpret(p, matching(c));
     Executable e(p, c, backend, {}, config.threads);
     try {
       e.run();
     } catch (const BoundsError& error) {
       return Failure{"memory", error.what(), print_program(p)};
+    } catch (const UndefinedBehaviorError& error) {
+      return Failure{"ub", error.what(), print_program(p)};
     }
     std::string d = compare(want, e.results(), "compiled");
     if (!d.empty()) return Failure{"engines", d, print_program(p)};

@@ -4,6 +4,8 @@
 //
 //   engines     interpreter and compiled engine agree bit for bit on every output and assert
 //               (all NaNs equal), with every load and store bounds-checked (memory safety)
+//   ub          every i32 op the renderer wrote as plain C (its bounds decided that it cannot
+//               overflow, or that C's / and % floor) keeps that promise at run time
 //   cost        the compiled kernels run at most a small multiple of the loop iterations the
 //               work needs, so a reduce recomputed inside an unrelated loop is a failure
 //   composites  pad and flip rebuilt from stack, reshape, shrink (ir/composite.h) equal the

@@ -84,14 +84,14 @@ std::optional<Op> culprit(const std::string& family, const Program& p, Backend& 
                           const EngineConfig& config) {
   if (family == "roundtrip")
     return localize(p, [](const Program& q) { return check_roundtrip(q).has_value(); });
-  if (family == "cost")
+  if (family == "cost" || family == "ub")
     return localize(p, [&](const Program& q) {
       std::optional<Failure> f = check_engines(q, backend, config);
-      return f && f->oracle == "cost";
+      return f && f->oracle == family;
     });
   Test wrong = [&](const Program& q) {
     std::optional<Failure> f = check_engines(q, backend, config);
-    return f && f->oracle != "cost";
+    return f && oracle_family(f->oracle) == "engines";
   };
   if (std::optional<Op> op = localize(p, wrong)) return op;
   return localize(with_composites(p), wrong);
@@ -106,7 +106,8 @@ std::string oracle_family(const std::string& oracle) {
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config) {
   std::string family = oracle_family(f.oracle);
-  if (family != "engines" && family != "cost" && family != "roundtrip") return by_outputs(f, p);
+  if (family != "engines" && family != "cost" && family != "ub" && family != "roundtrip")
+    return by_outputs(f, p);
   if (std::optional<Op> op = culprit(family, p, backend, config))
     return family + "-" + std::string(op_name(*op));
   return by_outputs(f, p);

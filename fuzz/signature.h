@@ -11,7 +11,8 @@
 // element or leaves the buffer.
 //
 // Families: "engines" (the engines, memory and composites oracles: the compiled engine
-// computes a value the interpreter does not), "cost", "roundtrip". Other failures (rejection,
+// computes a value the interpreter does not), "cost", "ub" (a plain C op that overflows),
+// "roundtrip". Other failures (rejection,
 // crash, timeout, target), and failures no single node shows, are named by their oracle and
 // the ops of the outputs involved.
 #pragma once

@@ -119,6 +119,8 @@ Interval bounds_of(Op op, DType dtype, const std::vector<UOpRef>& src,
       return src[0]->dtype == DType::F32 ? Interval::full() : src[0]->bounds;
     case Op::Range:
       return {0, std::max<int64_t>(arg[0] - 1, 0)};
+    case Op::Var:
+      return {arg[1], arg[2]};
     case Op::Load:
     case Op::Param:
     case Op::Alloc:

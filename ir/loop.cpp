@@ -28,6 +28,10 @@ RangeKind range_kind(const UOp& r) {
   return static_cast<RangeKind>(r.arg.at(2));
 }
 
+UOpRef var(int64_t id, Interval bounds) {
+  return loop_node(Op::Var, DType::I32, {}, {}, {id, bounds.lo, bounds.hi});
+}
+
 UOpRef param(int64_t number, DType dtype, int64_t size) {
   return loop_node(Op::Param, dtype, {size}, {}, {number});
 }

@@ -21,6 +21,10 @@ int64_t range_size(const UOp& r);
 int64_t range_id(const UOp& r);
 RangeKind range_kind(const UOp& r);
 
+// A symbolic i32 scalar that takes every value in `bounds`: the variables of the proofs of
+// the rewrite rules and of the symbolic oracle (fuzz/smt.h). Never in a kernel.
+UOpRef var(int64_t id, Interval bounds);
+
 // Kernel argument `number`: a flat buffer of `size` elements.
 UOpRef param(int64_t number, DType dtype, int64_t size);
 // A one-element local accumulator.

@@ -1,0 +1,386 @@
+#include "fuzz/smt.h"
+
+#include <z3++.h>
+
+#include <unordered_map>
+
+#include "compiler/symbolic.h"
+
+namespace uopc {
+namespace {
+
+struct Unsupported {
+  Op op;
+};
+
+// A leaf's name in counterexamples: the node as an expression (x0, r1, load(data1[r0])).
+std::string leaf_name(const UOp* n) {
+  return expr_str(shared_from(n));
+}
+
+}  // namespace
+
+struct Smt::Impl {
+  z3::context ctx;
+  unsigned timeout_ms;
+  std::unordered_map<const UOp*, z3::expr> memo;
+  std::vector<std::pair<const UOp*, z3::expr>> leaves;
+  std::vector<z3::expr> assumptions;
+
+  explicit Impl(unsigned t) : timeout_ms(t) {}
+
+  void reset() {
+    memo.clear();
+    leaves.clear();
+    assumptions.clear();
+  }
+
+  z3::expr i32(int64_t v) { return ctx.bv_val(static_cast<int>(v), 32); }
+  z3::expr f32_bits(uint32_t bits) {
+    // From the exact bits: every NaN payload and -0 stay what they are.
+    return z3::expr(ctx, Z3_mk_fpa_to_fp_bv(ctx, ctx.bv_val(bits, 32), ctx.fpa_sort<32>()));
+  }
+  z3::expr rne() { return z3::expr(ctx, Z3_mk_fpa_rne(ctx)); }
+  z3::expr rtz() { return z3::expr(ctx, Z3_mk_fpa_rtz(ctx)); }
+
+  z3::expr leaf(const UOp* n) {
+    std::string name = "n" + std::to_string(leaves.size());
+    switch (n->dtype) {
+      case DType::Bool: {
+        z3::expr v = ctx.bool_const(name.c_str());
+        leaves.emplace_back(n, v);
+        return v;
+      }
+      case DType::I32: {
+        z3::expr v = ctx.bv_const(name.c_str(), 32);
+        assumptions.push_back(z3::sge(v, i32(n->bounds.lo)) && z3::sle(v, i32(n->bounds.hi)));
+        leaves.emplace_back(n, v);
+        return v;
+      }
+      case DType::F32:
+        break;
+    }
+    z3::expr v = ctx.fpa_const<32>(name.c_str());
+    leaves.emplace_back(n, v);
+    return v;
+  }
+
+  z3::expr constant(const Scalar& s) {
+    switch (s.dtype) {
+      case DType::Bool:
+        return ctx.bool_val(s.as_bool());
+      case DType::I32:
+        return i32(s.as_i32());
+      case DType::F32:
+        break;
+    }
+    return f32_bits(s.bits);
+  }
+
+  // Floor division and modulo by b != 0 from C-like truncation: q = a / b rounds toward zero,
+  // and one step down when the remainder's sign differs from b's. z3's bvsdiv of INT32_MIN by
+  // -1 wraps to INT32_MIN, as SPEC wants.
+  z3::expr floor_div(const z3::expr& a, const z3::expr& b) {
+    z3::expr q = a / b, r = z3::srem(a, b);
+    z3::expr adjust = r != i32(0) && (z3::slt(r, i32(0)) != z3::slt(b, i32(0)));
+    return z3::ite(b == i32(0), i32(0), z3::ite(adjust, q - i32(1), q));
+  }
+  z3::expr floor_mod(const z3::expr& a, const z3::expr& b) {
+    // bvsmod is the remainder whose sign follows the divisor: floor modulo.
+    return z3::ite(b == i32(0), a, z3::smod(a, b));
+  }
+
+  z3::expr f32_to_i32(const z3::expr& x) {
+    z3::expr big = f32_bits(0x4f000000u), small = f32_bits(0xcf000000u);  // 2^31, -2^31
+    z3::expr t(ctx, Z3_mk_fpa_to_sbv(ctx, rtz(), x, 32));
+    return z3::ite(
+        x.mk_is_nan(), i32(0),
+        z3::ite(z3::expr(ctx, Z3_mk_fpa_geq(ctx, x, big)), i32(INT32_MAX),
+                z3::ite(z3::expr(ctx, Z3_mk_fpa_leq(ctx, x, small)), i32(INT32_MIN), t)));
+  }
+
+  z3::expr cast(const UOp& n, const z3::expr& x) {
+    DType from = n.src[0]->dtype, to = n.dtype;
+    if (from == to) return x;
+    z3::expr one = to == DType::F32 ? f32_bits(0x3f800000u) : i32(1);
+    z3::expr zero = to == DType::F32 ? f32_bits(0) : i32(0);
+    if (from == DType::Bool) return z3::ite(x, one, zero);
+    if (to == DType::Bool)
+      return from == DType::I32 ? x != i32(0) : !z3::expr(ctx, Z3_mk_fpa_eq(ctx, x, f32_bits(0)));
+    if (to == DType::F32)
+      return z3::expr(ctx, Z3_mk_fpa_to_fp_signed(ctx, rne(), x, ctx.fpa_sort<32>()));
+    return f32_to_i32(x);
+  }
+
+  z3::expr alu_bool(Op op, const std::vector<z3::expr>& s) {
+    switch (op) {
+      case Op::Not:
+        return !s[0];
+      case Op::And:
+      case Op::Min:
+        return s[0] && s[1];
+      case Op::Or:
+      case Op::Max:
+        return s[0] || s[1];
+      case Op::Xor:
+      case Op::Cmpne:
+        return s[0] != s[1];
+      case Op::Cmpeq:
+        return s[0] == s[1];
+      case Op::Cmplt:
+        return !s[0] && s[1];
+      default:
+        throw Unsupported{op};
+    }
+  }
+
+  z3::expr alu_i32(Op op, const std::vector<z3::expr>& s) {
+    switch (op) {
+      case Op::Neg:
+        return -s[0];
+      case Op::Add:
+        return s[0] + s[1];
+      case Op::Sub:
+        return s[0] - s[1];
+      case Op::Mul:
+        return s[0] * s[1];
+      case Op::Idiv:
+        return floor_div(s[0], s[1]);
+      case Op::Mod:
+        return floor_mod(s[0], s[1]);
+      case Op::Max:
+        return z3::ite(z3::sgt(s[0], s[1]), s[0], s[1]);
+      case Op::Min:
+        return z3::ite(z3::slt(s[0], s[1]), s[0], s[1]);
+      case Op::Cmplt:
+        return z3::slt(s[0], s[1]);
+      case Op::Cmpeq:
+        return s[0] == s[1];
+      case Op::Cmpne:
+        return s[0] != s[1];
+      case Op::And:
+        return s[0] & s[1];
+      case Op::Or:
+        return s[0] | s[1];
+      case Op::Xor:
+        return s[0] ^ s[1];
+      default:
+        throw Unsupported{op};
+    }
+  }
+
+  z3::expr alu_f32(Op op, const std::vector<z3::expr>& s) {
+    auto gt = [&](const z3::expr& a, const z3::expr& b) {
+      return z3::expr(ctx, Z3_mk_fpa_gt(ctx, a, b));
+    };
+    auto eq = [&](const z3::expr& a, const z3::expr& b) {
+      return z3::expr(ctx, Z3_mk_fpa_eq(ctx, a, b));
+    };
+    switch (op) {
+      case Op::Neg:
+        return z3::expr(ctx, Z3_mk_fpa_neg(ctx, s[0]));
+      case Op::Add:
+        return z3::expr(ctx, Z3_mk_fpa_add(ctx, rne(), s[0], s[1]));
+      case Op::Sub:
+        return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), s[0], s[1]));
+      case Op::Mul:
+        return z3::expr(ctx, Z3_mk_fpa_mul(ctx, rne(), s[0], s[1]));
+      case Op::Div:
+        return z3::expr(ctx, Z3_mk_fpa_div(ctx, rne(), s[0], s[1]));
+      case Op::Recip:
+        return z3::expr(ctx, Z3_mk_fpa_div(ctx, rne(), f32_bits(0x3f800000u), s[0]));
+      case Op::Sqrt:
+        return z3::expr(ctx, Z3_mk_fpa_sqrt(ctx, rne(), s[0]));
+      case Op::Max:
+        return z3::ite(gt(s[0], s[1]), s[0], s[1]);
+      case Op::Min:
+        return z3::ite(gt(s[1], s[0]), s[0], s[1]);
+      case Op::Cmplt:
+        return gt(s[1], s[0]);
+      case Op::Cmpeq:
+        return eq(s[0], s[1]);
+      case Op::Cmpne:
+        return !eq(s[0], s[1]);
+      default:
+        throw Unsupported{op};
+    }
+  }
+
+  // A reduce of a stack of scalars: SPEC's left fold from the identity.
+  z3::expr fold(const UOp& n) {
+    const UOp& stack = *n.src[0];
+    if (stack.op != Op::Stack || n.pop() != 1 || stack.rank() != 1) throw Unsupported{n.op};
+    z3::expr acc = constant(reduce_identity(n.reduce_op(), n.dtype));
+    for (const UOpRef& s : stack.src) {
+      std::vector<z3::expr> args{acc, memo.at(s.get())};
+      acc = n.dtype == DType::I32    ? alu_i32(n.reduce_op(), args)
+            : n.dtype == DType::Bool ? alu_bool(n.reduce_op(), args)
+                                     : alu_f32(n.reduce_op(), args);
+    }
+    return acc;
+  }
+
+  z3::expr node(const UOp& n) {
+    if (n.op == Op::Const) return constant(n.value);
+    if (n.op == Op::Reduce) return fold(n);
+    if (n.op == Op::Stack) return ctx.bool_val(true);  // only read through its reduce
+    if (!is_alu(n.op)) return leaf(&n);
+    std::vector<z3::expr> s;
+    for (const UOpRef& src : n.src) s.push_back(memo.at(src.get()));
+    if (n.op == Op::Where) return z3::ite(s[0], s[1], s[2]);
+    if (n.op == Op::Cast) return cast(n, s[0]);
+    switch (n.src[0]->dtype) {
+      case DType::Bool:
+        return alu_bool(n.op, s);
+      case DType::I32:
+        return alu_i32(n.op, s);
+      case DType::F32:
+        break;
+    }
+    return alu_f32(n.op, s);
+  }
+
+  static bool is_leaf(const UOp& n) {
+    return !is_alu(n.op) && n.op != Op::Const && n.op != Op::Reduce && n.op != Op::Stack;
+  }
+
+  // Sources first, without walking into leaves: a load's address is not part of its value.
+  z3::expr encode(const UOpRef& root) {
+    std::vector<std::pair<const UOp*, bool>> todo{{root.get(), false}};
+    while (!todo.empty()) {
+      auto [n, expanded] = todo.back();
+      todo.pop_back();
+      if (memo.count(n)) continue;
+      if (expanded || is_leaf(*n)) {
+        memo.emplace(n, is_leaf(*n) ? leaf(n) : node(*n));
+        continue;
+      }
+      todo.emplace_back(n, true);
+      for (const UOpRef& s : n->src) todo.emplace_back(s.get(), false);
+    }
+    return memo.at(root.get());
+  }
+
+  std::string value_str(const z3::model& m, const z3::expr& e, DType d) {
+    z3::expr v = m.eval(e, true);
+    if (d == DType::Bool) return v.is_true() ? "true" : "false";
+    if (d == DType::F32) v = m.eval(z3::expr(ctx, Z3_mk_fpa_to_ieee_bv(ctx, e)), true);
+    uint64_t bits = 0;
+    if (!v.is_numeral_u64(bits)) return v.to_string();
+    Scalar s{d, static_cast<uint32_t>(bits)};
+    return format_element(s);
+  }
+
+  // Whether `claim` holds under the assumptions; a counterexample names every leaf and the
+  // values `shown` take.
+  Verdict prove(const z3::expr& claim, const std::vector<std::pair<z3::expr, DType>>& shown) {
+    z3::solver solver(ctx);
+    z3::params p(ctx);
+    p.set("timeout", timeout_ms);
+    solver.set(p);
+    for (const z3::expr& a : assumptions) solver.add(a);
+    solver.add(!claim);
+    Verdict v;
+    switch (solver.check()) {
+      case z3::unsat:
+        v.kind = Verdict::Kind::Proved;
+        return v;
+      case z3::unknown:
+        v.kind = Verdict::Kind::Unknown;
+        return v;
+      case z3::sat:
+        break;
+    }
+    v.kind = Verdict::Kind::Refuted;
+    z3::model m = solver.get_model();
+    for (const auto& [n, e] : leaves)
+      v.counterexample += leaf_name(n) + "=" + value_str(m, e, n->dtype) + " ";
+    v.counterexample += ":";
+    for (size_t k = 0; k < shown.size(); ++k)
+      v.counterexample += (k ? " vs " : " ") + value_str(m, shown[k].first, shown[k].second);
+    return v;
+  }
+
+  z3::expr same(const z3::expr& a, const z3::expr& b, DType d) {
+    if (d != DType::F32) return a == b;
+    z3::expr bits_a(ctx, Z3_mk_fpa_to_ieee_bv(ctx, a)), bits_b(ctx, Z3_mk_fpa_to_ieee_bv(ctx, b));
+    return (a.mk_is_nan() && b.mk_is_nan()) ||
+           (!a.mk_is_nan() && !b.mk_is_nan() && bits_a == bits_b);
+  }
+
+  template <class F>
+  Verdict guarded(F f) {
+    reset();
+    try {
+      return f();
+    } catch (const Unsupported&) {
+      return {Verdict::Kind::Unsupported, ""};
+    }
+  }
+};
+
+std::string verdict_str(const Verdict& v) {
+  switch (v.kind) {
+    case Verdict::Kind::Proved:
+      return "proved";
+    case Verdict::Kind::Refuted:
+      return "refuted at " + v.counterexample;
+    case Verdict::Kind::Unknown:
+      return "unknown (z3 gave up)";
+    case Verdict::Kind::Unsupported:
+      return "unsupported (an op without exact semantics)";
+  }
+  return "?";
+}
+
+Smt::Smt(unsigned timeout_ms) : impl_(std::make_unique<Impl>(timeout_ms)) {}
+Smt::~Smt() = default;
+
+Verdict Smt::equal(const UOpRef& a, const UOpRef& b) {
+  return impl_->guarded([&] {
+    z3::expr x = impl_->encode(a), y = impl_->encode(b);
+    return impl_->prove(impl_->same(x, y, a->dtype), {{x, a->dtype}, {y, b->dtype}});
+  });
+}
+
+Verdict Smt::within(const UOpRef& e, const Interval& claimed) {
+  return impl_->guarded([&] {
+    Impl& m = *impl_;
+    z3::expr x = m.encode(e);
+    if (e->dtype == DType::Bool) x = z3::ite(x, m.i32(1), m.i32(0));
+    z3::expr wide = z3::sext(x, 32);
+    auto at = [&](int64_t v) { return m.ctx.bv_val(v, 64); };
+    return m.prove(z3::sge(wide, at(claimed.lo)) && z3::sle(wide, at(claimed.hi)),
+                   {{x, DType::I32}});
+  });
+}
+
+Verdict Smt::exact_fits_i32(Op op, const UOpRef& a, const UOpRef& b) {
+  return impl_->guarded([&] {
+    Impl& m = *impl_;
+    z3::expr x = z3::sext(m.encode(a), 32);
+    z3::expr y = b ? z3::sext(m.encode(b), 32) : m.ctx.bv_val(0, 64);
+    z3::expr exact = op == Op::Add   ? x + y
+                     : op == Op::Sub ? x - y
+                     : op == Op::Mul ? x * y
+                     : op == Op::Neg ? -x
+                                     : throw Unsupported{op};
+    z3::expr fits = z3::sge(exact, m.ctx.bv_val(int64_t{INT32_MIN}, 64)) &&
+                    z3::sle(exact, m.ctx.bv_val(int64_t{INT32_MAX}, 64));
+    return m.prove(fits, {});
+  });
+}
+
+Verdict Smt::c_division_agrees(Op op, const UOpRef& a, const UOpRef& b) {
+  return impl_->guarded([&] {
+    Impl& m = *impl_;
+    z3::expr x = m.encode(a), y = m.encode(b);
+    z3::expr defined = y != m.i32(0) && !(x == m.i32(INT32_MIN) && y == m.i32(-1));
+    // C99 6.5.5: / truncates toward zero and (a/b)*b + a%b == a; bvsdiv and bvsrem are those.
+    z3::expr c = op == Op::Idiv ? x / y : z3::srem(x, y);
+    z3::expr spec = op == Op::Idiv ? m.floor_div(x, y) : m.floor_mod(x, y);
+    return m.prove(defined && c == spec, {{c, DType::I32}, {spec, DType::I32}});
+  });
+}
+
+}  // namespace uopc
