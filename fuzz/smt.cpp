@@ -26,6 +26,7 @@ struct Smt::Impl {
   std::unordered_map<const UOp*, z3::expr> memo;
   std::vector<std::pair<const UOp*, z3::expr>> leaves;
   std::vector<z3::expr> assumptions;
+  int fresh_count = 0;
 
   explicit Impl(unsigned t) : timeout_ms(t) {}
 
@@ -35,7 +36,23 @@ struct Smt::Impl {
     assumptions.clear();
   }
 
-  z3::expr i32(int64_t v) { return ctx.bv_val(static_cast<int>(v), 32); }
+  z3::expr i32(int64_t v) { return ctx.int_val(v); }
+  z3::expr fresh() { return ctx.int_const(("t" + std::to_string(fresh_count++)).c_str()); }
+  z3::expr in_i32(const z3::expr& v) { return v >= i32(INT32_MIN) && v <= i32(INT32_MAX); }
+
+  // The i32 that the exact integer v wraps to: v - k * 2^32 for the one k that lands in i32.
+  z3::expr wrap(const z3::expr& v) {
+    int64_t exact = 0;
+    if (v.is_numeral_i64(exact)) return i32(static_cast<int32_t>(static_cast<uint32_t>(exact)));
+    z3::expr r = fresh(), k = fresh();
+    assumptions.push_back(r == v - ctx.int_val(int64_t{1} << 32) * k && in_i32(r));
+    return r;
+  }
+
+  // i32 values as 32-bit vectors, for the bitwise ops and conversions to f32.
+  z3::expr to_bv(const z3::expr& v) { return z3::int2bv(32, v); }
+  z3::expr from_bv(const z3::expr& b) { return z3::bv2int(b, true); }
+
   z3::expr f32_bits(uint32_t bits) {
     // From the exact bits: every NaN payload and -0 stay what they are.
     return z3::expr(ctx, Z3_mk_fpa_to_fp_bv(ctx, ctx.bv_val(bits, 32), ctx.fpa_sort<32>()));
@@ -52,8 +69,8 @@ struct Smt::Impl {
         return v;
       }
       case DType::I32: {
-        z3::expr v = ctx.bv_const(name.c_str(), 32);
-        assumptions.push_back(z3::sge(v, i32(n->bounds.lo)) && z3::sle(v, i32(n->bounds.hi)));
+        z3::expr v = ctx.int_const(name.c_str());
+        assumptions.push_back(v >= i32(n->bounds.lo) && v <= i32(n->bounds.hi));
         leaves.emplace_back(n, v);
         return v;
       }
@@ -77,22 +94,29 @@ struct Smt::Impl {
     return f32_bits(s.bits);
   }
 
-  // Floor division and modulo by b != 0 from C-like truncation: q = a / b rounds toward zero,
-  // and one step down when the remainder's sign differs from b's. z3's bvsdiv of INT32_MIN by
-  // -1 wraps to INT32_MIN, as SPEC wants.
+  // SPEC's floor division over the integers: q with b*q <= a < b*q + b for b > 0, and
+  // b*q >= a > b*q + b for b < 0; b == 0 gives 0, and b == -1 gives -a, wrapped (INT32_MIN
+  // idiv -1 = INT32_MIN). With a constant b the constraints are linear.
   z3::expr floor_div(const z3::expr& a, const z3::expr& b) {
-    z3::expr q = a / b, r = z3::srem(a, b);
-    z3::expr adjust = r != i32(0) && (z3::slt(r, i32(0)) != z3::slt(b, i32(0)));
-    return z3::ite(b == i32(0), i32(0), z3::ite(adjust, q - i32(1), q));
+    z3::expr q = fresh();
+    assumptions.push_back(z3::implies(b > 0, b * q <= a && a < b * q + b));
+    assumptions.push_back(z3::implies(b < 0, b * q >= a && a > b * q + b));
+    return z3::ite(b == 0, i32(0), z3::ite(b == -1, wrap(-a), q));
   }
+  // a - b * floor(a / b): the sign of the divisor, and never out of i32; a for b == 0.
   z3::expr floor_mod(const z3::expr& a, const z3::expr& b) {
-    // bvsmod is the remainder whose sign follows the divisor: floor modulo.
-    return z3::ite(b == i32(0), a, z3::smod(a, b));
+    return z3::ite(b == 0, a, z3::ite(b == -1, i32(0), a - b * floor_div(a, b)));
+  }
+  // C's a / b for a constant b != 0: toward zero.
+  z3::expr trunc_div(const z3::expr& a, int64_t b) {
+    z3::expr m = i32(b < 0 ? -b : b);
+    z3::expr q = z3::ite(a >= 0, floor_div(a, m), -floor_div(-a, m));
+    return b < 0 ? -q : q;
   }
 
   z3::expr f32_to_i32(const z3::expr& x) {
     z3::expr big = f32_bits(0x4f000000u), small = f32_bits(0xcf000000u);  // 2^31, -2^31
-    z3::expr t(ctx, Z3_mk_fpa_to_sbv(ctx, rtz(), x, 32));
+    z3::expr t = from_bv(z3::expr(ctx, Z3_mk_fpa_to_sbv(ctx, rtz(), x, 32)));
     return z3::ite(
         x.mk_is_nan(), i32(0),
         z3::ite(z3::expr(ctx, Z3_mk_fpa_geq(ctx, x, big)), i32(INT32_MAX),
@@ -108,7 +132,7 @@ struct Smt::Impl {
     if (to == DType::Bool)
       return from == DType::I32 ? x != i32(0) : !z3::expr(ctx, Z3_mk_fpa_eq(ctx, x, f32_bits(0)));
     if (to == DType::F32)
-      return z3::expr(ctx, Z3_mk_fpa_to_fp_signed(ctx, rne(), x, ctx.fpa_sort<32>()));
+      return z3::expr(ctx, Z3_mk_fpa_to_fp_signed(ctx, rne(), to_bv(x), ctx.fpa_sort<32>()));
     return f32_to_i32(x);
   }
 
@@ -137,33 +161,33 @@ struct Smt::Impl {
   z3::expr alu_i32(Op op, const std::vector<z3::expr>& s) {
     switch (op) {
       case Op::Neg:
-        return -s[0];
+        return wrap(-s[0]);
       case Op::Add:
-        return s[0] + s[1];
+        return wrap(s[0] + s[1]);
       case Op::Sub:
-        return s[0] - s[1];
+        return wrap(s[0] - s[1]);
       case Op::Mul:
-        return s[0] * s[1];
+        return wrap(s[0] * s[1]);
       case Op::Idiv:
         return floor_div(s[0], s[1]);
       case Op::Mod:
         return floor_mod(s[0], s[1]);
       case Op::Max:
-        return z3::ite(z3::sgt(s[0], s[1]), s[0], s[1]);
+        return z3::ite(s[0] > s[1], s[0], s[1]);
       case Op::Min:
-        return z3::ite(z3::slt(s[0], s[1]), s[0], s[1]);
+        return z3::ite(s[0] < s[1], s[0], s[1]);
       case Op::Cmplt:
-        return z3::slt(s[0], s[1]);
+        return s[0] < s[1];
       case Op::Cmpeq:
         return s[0] == s[1];
       case Op::Cmpne:
         return s[0] != s[1];
       case Op::And:
-        return s[0] & s[1];
+        return from_bv(to_bv(s[0]) & to_bv(s[1]));
       case Op::Or:
-        return s[0] | s[1];
+        return from_bv(to_bv(s[0]) | to_bv(s[1]));
       case Op::Xor:
-        return s[0] ^ s[1];
+        return from_bv(to_bv(s[0]) ^ to_bv(s[1]));
       default:
         throw Unsupported{op};
     }
@@ -264,20 +288,24 @@ struct Smt::Impl {
   std::string value_str(const z3::model& m, const z3::expr& e, DType d) {
     z3::expr v = m.eval(e, true);
     if (d == DType::Bool) return v.is_true() ? "true" : "false";
-    if (d == DType::F32) v = m.eval(z3::expr(ctx, Z3_mk_fpa_to_ieee_bv(ctx, e)), true);
+    if (d == DType::I32) {
+      int64_t i = 0;
+      return v.is_numeral_i64(i) ? std::to_string(i) : v.to_string();
+    }
+    v = m.eval(z3::expr(ctx, Z3_mk_fpa_to_ieee_bv(ctx, e)), true);
     uint64_t bits = 0;
     if (!v.is_numeral_u64(bits)) return v.to_string();
-    Scalar s{d, static_cast<uint32_t>(bits)};
-    return format_element(s);
+    return format_element(Scalar{d, static_cast<uint32_t>(bits)});
   }
 
   // Whether `claim` holds under the assumptions; a counterexample names every leaf and the
   // values `shown` take.
   Verdict prove(const z3::expr& claim, const std::vector<std::pair<z3::expr, DType>>& shown) {
-    z3::solver solver(ctx);
-    z3::params p(ctx);
-    p.set("timeout", timeout_ms);
-    solver.set(p);
+    // A tactic pipeline, not the default incremental solver: each query is one-shot, and this
+    // is tens of times faster on them.
+    z3::tactic pipeline =
+        z3::tactic(ctx, "simplify") & z3::tactic(ctx, "solve-eqs") & z3::tactic(ctx, "smt");
+    z3::solver solver = z3::try_for(pipeline, timeout_ms).mk_solver();
     for (const z3::expr& a : assumptions) solver.add(a);
     solver.add(!claim);
     Verdict v;
@@ -311,6 +339,7 @@ struct Smt::Impl {
   template <class F>
   Verdict guarded(F f) {
     reset();
+    fresh_count = 0;
     try {
       return f();
     } catch (const Unsupported&) {
@@ -348,38 +377,37 @@ Verdict Smt::within(const UOpRef& e, const Interval& claimed) {
     Impl& m = *impl_;
     z3::expr x = m.encode(e);
     if (e->dtype == DType::Bool) x = z3::ite(x, m.i32(1), m.i32(0));
-    z3::expr wide = z3::sext(x, 32);
-    auto at = [&](int64_t v) { return m.ctx.bv_val(v, 64); };
-    return m.prove(z3::sge(wide, at(claimed.lo)) && z3::sle(wide, at(claimed.hi)),
-                   {{x, DType::I32}});
+    return m.prove(x >= m.i32(claimed.lo) && x <= m.i32(claimed.hi), {{x, DType::I32}});
   });
 }
 
 Verdict Smt::exact_fits_i32(Op op, const UOpRef& a, const UOpRef& b) {
   return impl_->guarded([&] {
     Impl& m = *impl_;
-    z3::expr x = z3::sext(m.encode(a), 32);
-    z3::expr y = b ? z3::sext(m.encode(b), 32) : m.ctx.bv_val(0, 64);
+    z3::expr x = m.encode(a);
+    z3::expr y = b ? m.encode(b) : m.i32(0);
     z3::expr exact = op == Op::Add   ? x + y
                      : op == Op::Sub ? x - y
                      : op == Op::Mul ? x * y
                      : op == Op::Neg ? -x
                                      : throw Unsupported{op};
-    z3::expr fits = z3::sge(exact, m.ctx.bv_val(int64_t{INT32_MIN}, 64)) &&
-                    z3::sle(exact, m.ctx.bv_val(int64_t{INT32_MAX}, 64));
-    return m.prove(fits, {});
+    return m.prove(m.in_i32(exact), {{x, DType::I32}, {y, DType::I32}});
   });
 }
 
 Verdict Smt::c_division_agrees(Op op, const UOpRef& a, const UOpRef& b) {
   return impl_->guarded([&] {
     Impl& m = *impl_;
-    z3::expr x = m.encode(a), y = m.encode(b);
-    z3::expr defined = y != m.i32(0) && !(x == m.i32(INT32_MIN) && y == m.i32(-1));
-    // C99 6.5.5: / truncates toward zero and (a/b)*b + a%b == a; bvsdiv and bvsrem are those.
-    z3::expr c = op == Op::Idiv ? x / y : z3::srem(x, y);
+    if (b->op != Op::Const) throw Unsupported{op};
+    int64_t d = b->value.as_i32();
+    z3::expr x = m.encode(a), y = m.i32(d);
+    if (d == 0) return m.prove(m.ctx.bool_val(false), {{x, DType::I32}});
+    // C99 6.5.5: / truncates toward zero, and (a/b)*b + a%b == a. INT32_MIN / -1 overflows.
+    z3::expr defined = !(x == m.i32(INT32_MIN) && y == -1);
+    z3::expr q = m.trunc_div(x, d);
+    z3::expr c = op == Op::Idiv ? q : x - y * q;
     z3::expr spec = op == Op::Idiv ? m.floor_div(x, y) : m.floor_mod(x, y);
-    return m.prove(defined && c == spec, {{c, DType::I32}, {spec, DType::I32}});
+    return m.prove(defined && c == spec, {{x, DType::I32}, {c, DType::I32}, {spec, DType::I32}});
   });
 }
 

@@ -11,6 +11,11 @@
 //
 // exp2, log2 and sin have no exact meaning here (SPEC lets libm decide); an expression that
 // uses one is Unsupported. A query that z3 does not settle within the time limit is Unknown.
+//
+// i32 values are integers, not bit-vectors: division by a constant is then a pair of linear
+// inequalities, which z3 decides in milliseconds where a 32-bit divider circuit takes it
+// seconds or more. Wrap-around is an explicit integer k with v - k * 2^32 in i32; the bitwise
+// ops and conversions to and from f32 go through int2bv and bv2int.
 #pragma once
 
 #include <memory>
