@@ -245,7 +245,7 @@ UOpRef div_div(const UOpRef& n) {
   const UOpRef& inner = n->src[0];
   if (b == 0 || inner->op != Op::Idiv) return nullptr;
   int64_t a = positive_divisor(inner);
-  if (a == 0 || a * b > INT32_MAX) return nullptr;
+  if (a == 0 || (a * b > INT32_MAX && !planted(Plant::DivDivUnchecked))) return nullptr;
   return alu(Op::Idiv, {inner->src[0], i32(a * b)});
 }
 
@@ -255,8 +255,7 @@ UOpRef mod_mod(const UOpRef& n) {
   const UOpRef& inner = n->src[0];
   if (b == 0 || inner->op != Op::Mod) return nullptr;
   int64_t a = positive_divisor(inner);
-  if (a == 0) return nullptr;
-  if (planted(Plant::ModModDirection) ? b % a != 0 : a % b != 0) return nullptr;
+  if (a == 0 || a % b != 0) return nullptr;
   return alu(Op::Mod, {inner->src[0], n->src[1]});
 }
 

@@ -40,7 +40,7 @@ EngineConfig draw_engine_config(Choices& choices);
 // The oracles on the program of one seed, run as draw_engine_config says: engines (with
 // memory and cost) and round trip
 // always; for every fourth seed also the composites (through the compiled engine for every
-// sixteenth), a rule-breaking variant and a symbolic expression.
+// sixteenth) and a rule-breaking variant; for every 32nd a symbolic expression.
 std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen);
 
 // The program of one seed against an external engine (check_target).

@@ -12,8 +12,10 @@
 //               primitive ops, in both engines
 //   roundtrip   parse(print(p)) is p
 //   rejection   a program breaking one type rule is refused with a located error
-//   symbolic    a random integer expression keeps its value at every point after
-//               simplification, and every value lies in its interval bounds
+//   symbolic    a random integer expression over variables of random bounds keeps its value
+//               after simplification, and its value and the simplified one's lie in their
+//               interval bounds, for every value of the variables: decided by z3 (fuzz/smt.h),
+//               or by evaluating every point of a small domain
 #pragma once
 
 #include <optional>
@@ -23,6 +25,7 @@
 #include "compiler/backend.h"
 #include "compiler/opts.h"
 #include "fuzz/choices.h"
+#include "fuzz/smt.h"
 #include "ir/program.h"
 
 namespace uopc {
@@ -56,7 +59,19 @@ std::optional<Failure> check_engines(const Program& p, Backend& backend,
 std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled = true);
 std::optional<Failure> check_roundtrip(const Program& p);
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
-std::optional<Failure> check_symbolic(Choices& choices);
+// z3's time for one claim of the symbolic oracle; the domains evaluated point by point
+// instead of asking z3 (small ones, where that is faster), and when z3 gives up.
+constexpr unsigned kSymbolicTimeoutMs = 25;
+constexpr int64_t kSymbolicEnumerationFirst = 512;
+constexpr int64_t kSymbolicEnumerationLimit = 1 << 16;
+
+// How the symbolic oracle's claims were settled.
+struct SymbolicStats {
+  int64_t proved = 0, refuted = 0, undecided = 0;
+  void count(const Verdict& v) { (v.proved() ? proved : v.refuted() ? refuted : undecided)++; }
+};
+
+std::optional<Failure> check_symbolic(Choices& choices, SymbolicStats* stats = nullptr);
 
 // An external engine under test: `command FILE` must print exactly what the interpreter
 // prints for FILE (SPEC section 6's output lines) and exit 0 when the asserts hold, 1 when one

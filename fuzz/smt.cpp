@@ -2,6 +2,8 @@
 
 #include <z3++.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "compiler/symbolic.h"
@@ -28,7 +30,15 @@ struct Smt::Impl {
   std::vector<z3::expr> assumptions;
   int fresh_count = 0;
 
-  explicit Impl(unsigned t) : timeout_ms(t) {}
+  // A tactic pipeline, not the default incremental solver: each query is one-shot, and this
+  // is tens of times faster on them.
+  z3::tactic pipeline;
+
+  explicit Impl(unsigned t)
+      : timeout_ms(t),
+        pipeline(z3::try_for(
+            z3::tactic(ctx, "simplify") & z3::tactic(ctx, "solve-eqs") & z3::tactic(ctx, "smt"),
+            t)) {}
 
   void reset() {
     memo.clear();
@@ -36,22 +46,38 @@ struct Smt::Impl {
     assumptions.clear();
   }
 
-  z3::expr i32(int64_t v) { return ctx.int_val(v); }
+  // i32 values as integers (the default) or, when `bv`, as 32-bit vectors: z3 decides
+  // division by constants quickly over the integers and wrap-heavy sums of large multiples
+  // quickly over bit-vectors, so a query undecided one way is tried the other.
+  bool bv = false;
+
+  z3::expr i32(int64_t v) { return bv ? ctx.bv_val(static_cast<int>(v), 32) : ctx.int_val(v); }
+  z3::expr lt(const z3::expr& a, const z3::expr& b) { return bv ? z3::slt(a, b) : a < b; }
+  z3::expr le(const z3::expr& a, const z3::expr& b) { return bv ? z3::sle(a, b) : a <= b; }
+  z3::expr between(const z3::expr& v, int64_t lo, int64_t hi) {
+    return le(i32(lo), v) && le(v, i32(hi));
+  }
   z3::expr fresh() { return ctx.int_const(("t" + std::to_string(fresh_count++)).c_str()); }
-  z3::expr in_i32(const z3::expr& v) { return v >= i32(INT32_MIN) && v <= i32(INT32_MAX); }
+  z3::expr in_i32(const z3::expr& v) {
+    return v >= ctx.int_val(INT32_MIN) && v <= ctx.int_val(INT32_MAX);
+  }
 
   // The i32 that the exact integer v wraps to: v - k * 2^32 for the one k that lands in i32.
-  z3::expr wrap(const z3::expr& v) {
+  // |k| <= k_max keeps z3's integer search small: 1 for a sum of two i32 values, 2^30 for a
+  // product.
+  z3::expr wrap(const z3::expr& v, int64_t k_max) {
+    if (bv) return v;  // bit-vector arithmetic wraps by itself
     int64_t exact = 0;
     if (v.is_numeral_i64(exact)) return i32(static_cast<int32_t>(static_cast<uint32_t>(exact)));
     z3::expr r = fresh(), k = fresh();
-    assumptions.push_back(r == v - ctx.int_val(int64_t{1} << 32) * k && in_i32(r));
+    assumptions.push_back(r == v - ctx.int_val(int64_t{1} << 32) * k && in_i32(r) &&
+                          k >= ctx.int_val(-k_max) && k <= ctx.int_val(k_max));
     return r;
   }
 
   // i32 values as 32-bit vectors, for the bitwise ops and conversions to f32.
-  z3::expr to_bv(const z3::expr& v) { return z3::int2bv(32, v); }
-  z3::expr from_bv(const z3::expr& b) { return z3::bv2int(b, true); }
+  z3::expr to_bv(const z3::expr& v) { return bv ? v : z3::int2bv(32, v); }
+  z3::expr from_bv(const z3::expr& b) { return bv ? b : z3::bv2int(b, true); }
 
   z3::expr f32_bits(uint32_t bits) {
     // From the exact bits: every NaN payload and -0 stay what they are.
@@ -69,8 +95,8 @@ struct Smt::Impl {
         return v;
       }
       case DType::I32: {
-        z3::expr v = ctx.int_const(name.c_str());
-        assumptions.push_back(v >= i32(n->bounds.lo) && v <= i32(n->bounds.hi));
+        z3::expr v = bv ? ctx.bv_const(name.c_str(), 32) : ctx.int_const(name.c_str());
+        assumptions.push_back(between(v, n->bounds.lo, n->bounds.hi));
         leaves.emplace_back(n, v);
         return v;
       }
@@ -98,13 +124,21 @@ struct Smt::Impl {
   // b*q >= a > b*q + b for b < 0; b == 0 gives 0, and b == -1 gives -a, wrapped (INT32_MIN
   // idiv -1 = INT32_MIN). With a constant b the constraints are linear.
   z3::expr floor_div(const z3::expr& a, const z3::expr& b) {
+    if (bv) {
+      // C-like truncation (bvsdiv, which wraps INT32_MIN / -1), one down when the remainder's
+      // sign differs from the divisor's.
+      z3::expr q = a / b, r = z3::srem(a, b);
+      z3::expr adjust = r != i32(0) && (lt(r, i32(0)) != lt(b, i32(0)));
+      return z3::ite(b == i32(0), i32(0), z3::ite(adjust, q - i32(1), q));
+    }
     z3::expr q = fresh();
     assumptions.push_back(z3::implies(b > 0, b * q <= a && a < b * q + b));
     assumptions.push_back(z3::implies(b < 0, b * q >= a && a > b * q + b));
-    return z3::ite(b == 0, i32(0), z3::ite(b == -1, wrap(-a), q));
+    return z3::ite(b == 0, i32(0), z3::ite(b == -1, wrap(-a, 1), q));
   }
   // a - b * floor(a / b): the sign of the divisor, and never out of i32; a for b == 0.
   z3::expr floor_mod(const z3::expr& a, const z3::expr& b) {
+    if (bv) return z3::ite(b == i32(0), a, z3::smod(a, b));  // the divisor's sign
     return z3::ite(b == 0, a, z3::ite(b == -1, i32(0), a - b * floor_div(a, b)));
   }
   // C's a / b for a constant b != 0: toward zero.
@@ -161,23 +195,28 @@ struct Smt::Impl {
   z3::expr alu_i32(Op op, const std::vector<z3::expr>& s) {
     switch (op) {
       case Op::Neg:
-        return wrap(-s[0]);
+        return wrap(-s[0], 1);
       case Op::Add:
-        return wrap(s[0] + s[1]);
+        return wrap(s[0] + s[1], 1);
       case Op::Sub:
-        return wrap(s[0] - s[1]);
-      case Op::Mul:
-        return wrap(s[0] * s[1]);
+        return wrap(s[0] - s[1], 1);
+      case Op::Mul: {
+        // |a * c| <= 2^31 |c|, so the wrap count is at most |c| / 2 + 1 for a constant c.
+        int64_t c = 0, k_max = int64_t{1} << 30;
+        for (const z3::expr& x : s)
+          if (!bv && x.is_numeral_i64(c)) k_max = std::min(k_max, std::abs(c) / 2 + 1);
+        return wrap(s[0] * s[1], k_max);
+      }
       case Op::Idiv:
         return floor_div(s[0], s[1]);
       case Op::Mod:
         return floor_mod(s[0], s[1]);
       case Op::Max:
-        return z3::ite(s[0] > s[1], s[0], s[1]);
+        return z3::ite(lt(s[1], s[0]), s[0], s[1]);
       case Op::Min:
-        return z3::ite(s[0] < s[1], s[0], s[1]);
+        return z3::ite(lt(s[0], s[1]), s[0], s[1]);
       case Op::Cmplt:
-        return s[0] < s[1];
+        return lt(s[0], s[1]);
       case Op::Cmpeq:
         return s[0] == s[1];
       case Op::Cmpne:
@@ -288,6 +327,11 @@ struct Smt::Impl {
   std::string value_str(const z3::model& m, const z3::expr& e, DType d) {
     z3::expr v = m.eval(e, true);
     if (d == DType::Bool) return v.is_true() ? "true" : "false";
+    if (d == DType::I32 && bv) {
+      uint64_t u = 0;
+      if (v.is_numeral_u64(u))
+        return std::to_string(static_cast<int32_t>(static_cast<uint32_t>(u)));
+    }
     if (d == DType::I32) {
       int64_t i = 0;
       return v.is_numeral_i64(i) ? std::to_string(i) : v.to_string();
@@ -301,11 +345,7 @@ struct Smt::Impl {
   // Whether `claim` holds under the assumptions; a counterexample names every leaf and the
   // values `shown` take.
   Verdict prove(const z3::expr& claim, const std::vector<std::pair<z3::expr, DType>>& shown) {
-    // A tactic pipeline, not the default incremental solver: each query is one-shot, and this
-    // is tens of times faster on them.
-    z3::tactic pipeline =
-        z3::tactic(ctx, "simplify") & z3::tactic(ctx, "solve-eqs") & z3::tactic(ctx, "smt");
-    z3::solver solver = z3::try_for(pipeline, timeout_ms).mk_solver();
+    z3::solver solver = pipeline.mk_solver();
     for (const z3::expr& a : assumptions) solver.add(a);
     solver.add(!claim);
     Verdict v;
@@ -329,6 +369,12 @@ struct Smt::Impl {
     return v;
   }
 
+  // The i32 value x of node n lies in n's bounds (anything else has none to break).
+  z3::expr inside(const z3::expr& x, const UOpRef& n) {
+    if (n->dtype != DType::I32) return ctx.bool_val(true);
+    return between(x, n->bounds.lo, n->bounds.hi);
+  }
+
   z3::expr same(const z3::expr& a, const z3::expr& b, DType d) {
     if (d != DType::F32) return a == b;
     z3::expr bits_a(ctx, Z3_mk_fpa_to_ieee_bv(ctx, a)), bits_b(ctx, Z3_mk_fpa_to_ieee_bv(ctx, b));
@@ -336,15 +382,23 @@ struct Smt::Impl {
            (!a.mk_is_nan() && !b.mk_is_nan() && bits_a == bits_b);
   }
 
+  // f over the integers, then over bit-vectors if z3 could not decide it.
   template <class F>
   Verdict guarded(F f) {
-    reset();
-    fresh_count = 0;
-    try {
-      return f();
-    } catch (const Unsupported&) {
-      return {Verdict::Kind::Unsupported, ""};
+    Verdict v;
+    for (bool as_bv : {false, true}) {
+      reset();
+      fresh_count = 0;
+      bv = as_bv;
+      try {
+        v = f();
+      } catch (const Unsupported&) {
+        v = {Verdict::Kind::Unsupported, ""};
+      }
+      if (v.kind != Verdict::Kind::Unknown) break;
     }
+    bv = false;
+    return v;
   }
 };
 
@@ -372,18 +426,28 @@ Verdict Smt::equal(const UOpRef& a, const UOpRef& b) {
   });
 }
 
+Verdict Smt::equal_and_bounded(const UOpRef& a, const UOpRef& b) {
+  return impl_->guarded([&] {
+    Impl& m = *impl_;
+    z3::expr x = m.encode(a), y = m.encode(b);
+    return m.prove(m.same(x, y, a->dtype) && m.inside(x, a) && m.inside(y, b),
+                   {{x, a->dtype}, {y, b->dtype}});
+  });
+}
+
 Verdict Smt::within(const UOpRef& e, const Interval& claimed) {
   return impl_->guarded([&] {
     Impl& m = *impl_;
     z3::expr x = m.encode(e);
     if (e->dtype == DType::Bool) x = z3::ite(x, m.i32(1), m.i32(0));
-    return m.prove(x >= m.i32(claimed.lo) && x <= m.i32(claimed.hi), {{x, DType::I32}});
+    return m.prove(m.between(x, claimed.lo, claimed.hi), {{x, DType::I32}});
   });
 }
 
 Verdict Smt::exact_fits_i32(Op op, const UOpRef& a, const UOpRef& b) {
   return impl_->guarded([&] {
     Impl& m = *impl_;
+    if (m.bv) return Verdict{};  // exact results are integers
     z3::expr x = m.encode(a);
     z3::expr y = b ? m.encode(b) : m.i32(0);
     z3::expr exact = op == Op::Add   ? x + y
@@ -398,6 +462,7 @@ Verdict Smt::exact_fits_i32(Op op, const UOpRef& a, const UOpRef& b) {
 Verdict Smt::c_division_agrees(Op op, const UOpRef& a, const UOpRef& b) {
   return impl_->guarded([&] {
     Impl& m = *impl_;
+    if (m.bv) return Verdict{};  // C's truncation is written over the integers
     if (b->op != Op::Const) throw Unsupported{op};
     int64_t d = b->value.as_i32();
     z3::expr x = m.encode(a), y = m.i32(d);

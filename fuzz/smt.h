@@ -48,6 +48,9 @@ class Smt {
   // a and b (rank 0, one dtype) have the same value for every value of their leaves; for f32,
   // the same bits, or both NaN.
   Verdict equal(const UOpRef& a, const UOpRef& b);
+  // equal(a, b), and the value of each lies in its own bounds: the symbolic oracle's claim
+  // about an expression and its simplification, as one query.
+  Verdict equal_and_bounded(const UOpRef& a, const UOpRef& b);
   // Every value of the i32 (or bool, as 0 and 1) expression e lies in `claimed`.
   Verdict within(const UOpRef& e, const Interval& claimed);
   // The exact result of the i32 op (add, sub, mul, neg) on a (and b) fits in i32: computing it

@@ -1,5 +1,6 @@
 // libFuzzer target: bytes -> a program and kernel options through the generator's byte
-// driver -> every oracle.
+// driver -> every oracle (the compiled engine with bounds and overflow checks), then a
+// rule-breaking variant and, for some inputs, a symbolic expression.
 // A disagreement prints the program and aborts, which libFuzzer records as a crash input.
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     uopc::Broken b = uopc::break_one_rule(choices, p);
     f = uopc::check_rejected(b.text, b.rule);
   }
+  // The symbolic oracle on one input in four: z3 costs a few milliseconds an expression.
+  if (!f && choices.one_in(4)) f = uopc::check_symbolic(choices);
   if (f) {
     std::fprintf(stderr, "the %s oracle failed (%s): %s\n%s", f->oracle.c_str(),
                  f->config.flags().c_str(), f->detail.c_str(), f->program.c_str());

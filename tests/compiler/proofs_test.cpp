@@ -562,8 +562,8 @@ void expect_refuted(const std::vector<std::string>& failures, const char* plant)
 }
 
 TEST(ProofsFindPlants, RuleSideCondition) {
-  PlantGuard g(Plant::ModModDirection);
-  expect_refuted(rule_failures("mod_mod"), "mod_mod_direction");
+  PlantGuard g(Plant::DivDivUnchecked);
+  expect_refuted(rule_failures("div_div"), "div_div_unchecked");
 }
 
 TEST(ProofsFindPlants, RemainderRangeCheck) {

@@ -1,0 +1,208 @@
+#include "fuzz/expr_gen.h"
+
+#include <algorithm>
+
+#include "ir/build.h"
+#include "ir/loop.h"
+
+namespace uopc {
+namespace {
+
+UOpRef lit(int64_t v) {
+  return literal(
+      Scalar::of_i32(static_cast<int32_t>(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX))));
+}
+
+const std::vector<int64_t> kDivisors = {1,  2,  3,  4,       6,     8,       12,        16, 64,
+                                        -1, -2, -3, 1 << 16, 46341, 1 << 30, INT32_MAX, 0};
+
+Interval random_bounds(Choices& c) {
+  switch (c.range(0, 8)) {
+    case 0:
+    case 1:
+      return {0, c.range(0, 15)};
+    case 2: {
+      int64_t lo = c.range(-20, 0);
+      return {lo, lo + c.range(0, 30)};
+    }
+    case 3: {
+      int64_t hi = c.range(-40, -1);
+      return {hi - c.range(0, 20), hi};
+    }
+    case 4:
+      return {INT32_MIN, INT32_MIN + c.range(0, 40)};
+    case 5:
+      return {INT32_MAX - c.range(0, 40), INT32_MAX};
+    case 6: {
+      int64_t k = int64_t{1} << c.range(8, 30), w = c.range(0, 8);
+      if (c.coin()) return {-k, k};
+      return c.coin() ? Interval{k - w, k + w} : Interval{-k - w, -k + w};
+    }
+    case 7:
+      return {0, INT32_MAX};
+    default:
+      return Interval::full();
+  }
+}
+
+class ExprGen {
+ public:
+  explicit ExprGen(Choices& c) : c_(c) {
+    int n = static_cast<int>(c.range(1, 3));
+    for (int v = 0; v < n; ++v) vars_.push_back(var(v, random_bounds(c)));
+  }
+
+  RandomExpr run() { return {vars_, any(static_cast<int>(c_.range(1, 4)))}; }
+
+ private:
+  int64_t constant() {
+    switch (c_.range(0, 3)) {
+      case 0:
+        return c_.range(-20, 20);
+      case 1:
+        return c_.pick(std::vector<int64_t>{INT32_MIN, INT32_MAX, 0, 1, -1, 1 << 30, -(1 << 30)});
+      case 2: {
+        int64_t p = int64_t{1} << c_.range(0, 30);
+        return c_.coin() ? p + c_.range(-1, 1) : -p;
+      }
+      default:
+        return c_.pick(kDivisors);
+    }
+  }
+
+  int64_t divisor() { return c_.pick(kDivisors); }
+
+  UOpRef leaf() { return c_.one_in(3) ? lit(constant()) : c_.pick(vars_); }
+
+  // e shifted so that its bounds touch (or just cross) an end of i32.
+  UOpRef edge(const UOpRef& e) {
+    const Interval& b = e->bounds;
+    if (b == Interval::full()) return e;
+    int64_t k = c_.coin() ? INT32_MAX - b.hi : INT32_MIN - b.lo;
+    return alu(Op::Add, {e, lit(k + c_.range(-2, 2))});
+  }
+
+  UOpRef any(int depth) {
+    if (depth <= 0) return leaf();
+    switch (c_.range(0, 19)) {
+      case 0:
+        return leaf();
+      case 1:
+        return alu(Op::Add, {any(depth - 1), any(depth - 1)});
+      case 2:
+        return alu(Op::Sub, {any(depth - 1), any(depth - 1)});
+      case 3:
+        return alu(Op::Mul, {any(depth - 1), c_.coin() ? any(depth - 1) : lit(constant())});
+      case 4:
+        return alu(c_.coin() ? Op::Idiv : Op::Mod,
+                   {any(depth - 1), c_.coin() ? any(depth - 1) : lit(divisor())});
+      case 5:
+        return alu(c_.coin() ? Op::Max : Op::Min, {any(depth - 1), any(depth - 1)});
+      case 6: {
+        UOpRef a = any(depth - 1), b = any(depth - 1);
+        Op cmp = c_.pick(std::vector<Op>{Op::Cmplt, Op::Cmpeq, Op::Cmpne});
+        return alu(Op::Where, {alu(cmp, {a, b}), a, b});
+      }
+      case 7:
+        return alu(Op::Neg, {any(depth - 1)});
+      case 8:
+        return alu(Op::Mul, {alu(Op::Add, {any(depth - 1), any(depth - 1)}), lit(constant())});
+      case 9:
+      case 10:
+        return divided_sum(depth);
+      case 11:
+      case 16:
+      case 17:
+        return nested_divmod(depth);
+      case 12:
+        return divmod_pair(depth);
+      case 13:
+        return against_bounds(depth);
+      case 14:
+        return edge(any(depth - 1));
+      case 18:
+        return divided_sum(depth);
+      case 15:
+        return cast(alu(Op::Cmplt, {any(depth - 1), any(depth - 1)}), DType::I32);
+      default:
+        return scaled_sum(depth, divisor());
+    }
+  }
+
+  // t0*k0 + t1*k1 + ... + k, some coefficients multiples of d and some not.
+  UOpRef scaled_sum(int depth, int64_t d) {
+    UOpRef sum;
+    int terms = static_cast<int>(c_.range(1, 3));
+    for (int t = 0; t < terms; ++t) {
+      int64_t k = c_.coin() ? d * c_.range(-3, 4) : constant();
+      UOpRef term = c_.one_in(3) ? any(depth - 1) : c_.pick(vars_);
+      if (c_.one_in(3)) term = edge(term);
+      UOpRef scaled = k == 1 ? term : alu(Op::Mul, {term, lit(k)});
+      sum = sum ? alu(c_.coin() ? Op::Add : Op::Sub, {sum, scaled}) : scaled;
+    }
+    return c_.coin() ? alu(Op::Add, {sum, lit(constant())}) : sum;
+  }
+
+  // (sum) // d or (sum) % d: the div/mod split and its bounds checks. Half the time the sum
+  // is of variables with a constant that puts its exact range at an end of i32, so that the
+  // whole sum fits while the part left after taking out d's multiples may not.
+  UOpRef divided_sum(int depth) {
+    int64_t d = divisor();
+    Op op = c_.coin() ? Op::Idiv : Op::Mod;
+    if (d <= 0 || c_.coin()) return alu(op, {scaled_sum(depth, d), lit(d)});
+    UOpRef sum;
+    int64_t lo = 0, hi = 0;  // the exact range of the sum so far
+    for (int t = 0, n = static_cast<int>(c_.range(2, 3)); t < n; ++t) {
+      const UOpRef& v = c_.pick(vars_);
+      int64_t k = c_.coin() ? 1 : c_.coin() ? d * c_.range(-2, 2) : c_.range(-3, 3);
+      lo += std::min(k * v->bounds.lo, k * v->bounds.hi);
+      hi += std::max(k * v->bounds.lo, k * v->bounds.hi);
+      UOpRef term = k == 1 ? v : alu(Op::Mul, {v, lit(k)});
+      sum = sum ? alu(Op::Add, {sum, term}) : term;
+    }
+    int64_t shift = c_.coin() ? INT32_MAX - hi : INT32_MIN - lo;
+    shift = shift / d * d + d * c_.range(-1, 1);
+    return alu(op, {alu(Op::Add, {sum, lit(shift)}), lit(d)});
+  }
+
+  // (x op a) op b with a dividing b, b dividing a, or neither.
+  UOpRef nested_divmod(int depth) {
+    int64_t a = divisor(), b = divisor();
+    if (c_.coin() && a != 0) b = a * c_.range(-2, 4);
+    if (c_.coin() && b != 0) a = b * c_.range(-2, 4);
+    UOpRef inner = alu(c_.coin() ? Op::Idiv : Op::Mod, {any(depth - 1), lit(a)});
+    return alu(c_.coin() ? Op::Idiv : Op::Mod, {inner, lit(b)});
+  }
+
+  // (x // d) * (d*k) + (x % d) * k, which is x * k exactly when the divisors match.
+  UOpRef divmod_pair(int depth) {
+    UOpRef x = any(depth - 1);
+    int64_t d = divisor(), k = c_.coin() ? 1 : constant();
+    int64_t d2 = c_.one_in(4) ? divisor() : d;
+    UOpRef q = alu(Op::Mul, {alu(Op::Idiv, {x, lit(d)}), lit(d2 * k)});
+    UOpRef r = alu(Op::Mul, {alu(Op::Mod, {x, lit(d2)}), lit(k)});
+    return c_.coin() ? alu(Op::Add, {q, r}) : alu(Op::Add, {r, q});
+  }
+
+  // x compared with, or clamped at, a constant next to an end of x's bounds.
+  UOpRef against_bounds(int depth) {
+    UOpRef x = any(depth - 1);
+    int64_t end = c_.coin() ? x->bounds.lo : x->bounds.hi;
+    UOpRef k = lit(end + c_.range(-1, 1));
+    std::vector<UOpRef> ops = c_.coin() ? std::vector<UOpRef>{x, k} : std::vector<UOpRef>{k, x};
+    Op op = c_.pick(std::vector<Op>{Op::Max, Op::Min, Op::Cmplt, Op::Cmpeq, Op::Cmpne});
+    UOpRef r = alu(op, ops);
+    return r->dtype == DType::Bool ? alu(Op::Where, {r, x, k}) : r;
+  }
+
+  Choices& c_;
+  std::vector<UOpRef> vars_;
+};
+
+}  // namespace
+
+RandomExpr random_expr(Choices& choices) {
+  return ExprGen(choices).run();
+}
+
+}  // namespace uopc
