@@ -51,6 +51,7 @@ struct Shared {
   std::atomic<uint64_t> current_seed[kMaxJobs];
   std::atomic<int64_t> started_ms[kMaxJobs];      // when the current program began; 0 when idle
   std::atomic<int64_t> started_cpu_ms[kMaxJobs];  // the worker's CPU time then
+  SeedStats stats[kMaxJobs];                      // each worker's own, read at the end
 };
 
 // One failure as workers send it: a header line, then the four texts.
@@ -156,7 +157,8 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
     shared->current_seed[j] = seed;
     shared->started_cpu_ms[j] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
     shared->started_ms[j] = now_ms();
-    std::optional<Failure> f = a.target.empty() ? check_seed(seed, *backend, gen)
+    SeedStats* stats = a.stats ? &shared->stats[j] : nullptr;
+    std::optional<Failure> f = a.target.empty() ? check_seed(seed, *backend, gen, stats)
                                                 : check_seed_target(seed, gen, a.target, dir);
     shared->started_ms[j] = 0;
     shared->programs[j] = ++done;
@@ -217,8 +219,9 @@ class Driver {
     if (live) std::fprintf(stderr, "\n");
     int64_t programs = total();
     double seconds = static_cast<double>(now_ms() - start_) / 1000.0;
+    int code = summary(programs, seconds, seed);
     ::munmap(mem, sizeof(Shared));
-    return summary(programs, seconds, seed);
+    return code;
   }
 
  private:
@@ -362,6 +365,25 @@ class Driver {
     ++written_;
   }
 
+  void print_stats() const {
+    SeedStats all;
+    for (int j = 0; j < a_.jobs; ++j) {
+      all.edges.add(shared_->stats[j].edges);
+      const SymbolicStats& s = shared_->stats[j].symbolic;
+      all.symbolic.proved += s.proved;
+      all.symbolic.refuted += s.refuted;
+      all.symbolic.undecided += s.undecided;
+    }
+    std::printf("%s", format_edge_stats(all.edges).c_str());
+    std::vector<std::string> missed = missed_edge_cells(all.edges);
+    for (size_t k = 0; k < missed.size() && k < 20; ++k)
+      std::printf("  not met: %s\n", missed[k].c_str());
+    std::printf("symbolic oracle: %lld expressions proved, %lld refuted, %lld undecided\n",
+                static_cast<long long>(all.symbolic.proved),
+                static_cast<long long>(all.symbolic.refuted),
+                static_cast<long long>(all.symbolic.undecided));
+  }
+
   void status_line() {
     double t = static_cast<double>(now_ms() - start_) / 1000.0;
     std::fprintf(stderr, "\rfuzz: %lld programs, %.0f programs/s, %zu signatures, %.0f s   ",
@@ -386,6 +408,7 @@ class Driver {
                   a_.plant.empty() ? "" : " --plant ", a_.plant.c_str(), r.failure.program.c_str());
       if (!r.failure.program.empty() && r.failure.program.back() != '\n') std::printf("\n");
     }
+    if (a_.stats) print_stats();
     size_t signatures = 0;
     for (const auto& [s, g] : groups_) signatures += g.count > 0;
     std::printf(

@@ -30,6 +30,7 @@ struct FuzzArgs {
   double time_limit = 10;     // seconds one program may take before its worker is killed
   std::string opts = "none";  // how the compiled engine runs the program (--check, reduce)
   int threads = 1;
+  bool stats = false;  // print the edge values each op met and the symbolic oracle's verdicts
 };
 
 // 0 when every oracle agreed, 1 when one did not (the program is printed), 2 on bad arguments.

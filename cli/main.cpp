@@ -300,6 +300,8 @@ int dispatch(int argc, char** argv) {
   FuzzArgs fa;
   CLI::App* fuzz = app.add_subcommand("fuzz", "generate random programs and check every oracle");
   fuzz->add_option("--seconds", fa.seconds, "how long to run (default 10)");
+  fuzz->add_flag("--stats", fa.stats,
+                 "end with the edge values each op met and the symbolic oracle's verdicts");
   fuzz->add_option("--seed", fa.seed, "first seed (default: from the clock)");
   fuzz->add_option("--jobs", fa.jobs, "worker processes (default 1)");
   fuzz->add_option("--plant", fa.plant, "switch on one planted bug (see --list-plants)");

@@ -29,9 +29,11 @@ EngineConfig draw_engine_config(Choices& c) {
   return config;
 }
 
-std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen) {
+std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen,
+                                  SeedStats* stats) {
   RandomChoices choices(seed);
   Program p = generate(choices, gen);
+  if (stats) count_edges(p, stats->edges);
   if (auto f = check_engines(p, backend, draw_engine_config(choices))) return f;
   if (auto f = check_roundtrip(p)) return f;
   if (seed % 4 != 0) return std::nullopt;
@@ -43,7 +45,7 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
   if (auto f = check_rejected(b.text, b.rule)) return f;
   // z3 takes a few milliseconds an expression, a few programs' worth.
   if (seed % 32 != 0) return std::nullopt;
-  return check_symbolic(choices);
+  return check_symbolic(choices, stats ? &stats->symbolic : nullptr);
 }
 
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen,

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "fuzz/edge_stats.h"
 #include "fuzz/gen.h"
 #include "fuzz/oracles.h"
 
@@ -41,7 +42,15 @@ EngineConfig draw_engine_config(Choices& choices);
 // memory and cost) and round trip
 // always; for every fourth seed also the composites (through the compiled engine for every
 // sixteenth) and a rule-breaking variant; for every 32nd a symbolic expression.
-std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen);
+// What `uopc fuzz --stats` reports: the edge values each op met, and how the symbolic
+// oracle's claims were settled.
+struct SeedStats {
+  EdgeStats edges;
+  SymbolicStats symbolic;
+};
+
+std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen,
+                                  SeedStats* stats = nullptr);
 
 // The program of one seed against an external engine (check_target).
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen,

@@ -18,6 +18,12 @@ UOpRef i32(int64_t v) {
 const std::vector<Op> kUnaryF32 = {Op::Neg, Op::Recip, Op::Sqrt, Op::Exp2, Op::Log2, Op::Sin};
 const std::vector<float> kSpecials = {-0.0f, NAN, INFINITY, -INFINITY, 1e8f, -1e8f, 3e9f, 1e-40f};
 
+// The values where SPEC's semantics differ from the obvious (fuzz/edge_stats.h), with a few
+// ordinary neighbours to meet them.
+const std::vector<float> kEdgeF32 = {-0.0f,  0.0f,    NAN,  INFINITY, -INFINITY,
+                                     1e-40f, -1e-45f, 1.0f, -1.5f};
+const std::vector<int64_t> kEdgeI32 = {INT32_MIN, INT32_MAX, -1, 0, 1, INT32_MIN + 1, 7};
+
 class Generator {
  public:
   Generator(Choices& c, const GenOptions& o) : c_(c), o_(o) {}
@@ -173,7 +179,10 @@ class Generator {
   }
 
   UOpRef transform(const UOpRef& x) {
-    switch (c_.range(0, 18)) {
+    switch (c_.range(0, 20)) {
+      case 19:
+      case 20:
+        return edge_meeting();
       case 0:
       case 1:
         return reshape(x, factor(x->numel()));
@@ -250,7 +259,61 @@ class Generator {
   UOpRef pad_random(const UOpRef& x) {
     std::vector<int64_t> pads;
     for (int k = 0; k < 2 * x->rank(); ++k) pads.push_back(c_.one_in(3) ? c_.range(0, 3) : 0);
+    if (c_.one_in(3)) return pad(x, pads, edge_value(x->dtype, c_.range(0, 8)));
     return c_.coin() ? pad(x, pads) : pad(x, pads, value(x->dtype, 99));
+  }
+
+  Scalar edge_value(DType d, int64_t k) {
+    switch (d) {
+      case DType::Bool:
+        return Scalar::of_bool(k % 2);
+      case DType::I32:
+        return Scalar::of_i32(
+            static_cast<int32_t>(kEdgeI32[static_cast<size_t>(k) % kEdgeI32.size()]));
+      case DType::F32:
+        break;
+    }
+    return Scalar::of_f32(kEdgeF32[static_cast<size_t>(k) % kEdgeF32.size()]);
+  }
+
+  // n edge values of dtype d from a random place in their list: a literal stack.
+  UOpRef edge_vector(DType d, int64_t n) {
+    int64_t start = c_.range(0, 8), step = c_.coin() ? 1 : 2;
+    std::vector<UOpRef> parts;
+    for (int64_t i = 0; i < n; ++i) parts.push_back(literal(edge_value(d, start + i * step)));
+    return stack(parts);
+  }
+
+  // Every edge value of one list against every one of another: a column and a row expanded to
+  // a square, combined by an op (or a where, a cast, a pad or a reduce of the square). The
+  // operands are staged at random, so the compiled op reads loads as well as expressions.
+  UOpRef edge_meeting() {
+    uses_.clear();  // a new value, from nothing built so far
+    DType d = dtype();
+    int64_t k = std::clamp<int64_t>(
+        static_cast<int64_t>(std::sqrt(static_cast<double>(o_.max_numel))), 1, 9);
+    UOpRef a = expand(reshape(edge_vector(d, k), {k, 1}), {k, k});
+    UOpRef b = expand(reshape(edge_vector(d, k), {1, k}), {k, k});
+    if (c_.coin()) a = stage(a);
+    if (c_.coin()) b = stage(b);
+    switch (c_.range(0, 5)) {
+      case 0:
+        return alu(Op::Where, {alu(Op::Cmplt, {a, b}), a, b});
+      case 1:
+        return cast(a, dtype());
+      case 2:
+        return pad(a, {1, 0, 0, 1}, edge_value(d, c_.range(0, 8)));
+      case 3:
+        return reduce(alu(c_.coin() ? Op::Max : Op::Min, {a, b}), fold_for(d), c_.range(1, 2));
+      default:
+        break;
+    }
+    std::vector<Op> ops{Op::Max, Op::Min, Op::Cmplt, Op::Cmpeq, Op::Cmpne};
+    if (d != DType::Bool) ops.insert(ops.end(), {Op::Add, Op::Sub, Op::Mul});
+    if (d == DType::F32) ops.push_back(Op::Div);
+    if (d == DType::I32) ops.insert(ops.end(), {Op::Idiv, Op::Mod});
+    if (d != DType::F32) ops.insert(ops.end(), {Op::And, Op::Or, Op::Xor});
+    return alu(c_.pick(ops), {a, b});
   }
 
   UOpRef flip_random(const UOpRef& x) {
