@@ -48,6 +48,21 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
   return check_symbolic(choices, stats ? &stats->symbolic : nullptr);
 }
 
+std::optional<Failure> check_input(Choices& choices, Backend& backend) {
+  // Small values and the composites through the interpreter only keep an input near the
+  // 10 ms libFuzzer wants, even under the sanitizers.
+  GenOptions gen;
+  gen.max_numel = 64;
+  Program p = generate(choices, gen);
+  EngineConfig config = draw_engine_config(choices);
+  if (auto f = check_program(p, backend, false, config)) return f;
+  Broken b = break_one_rule(choices, p);
+  if (auto f = check_rejected(b.text, b.rule)) return f;
+  // z3 costs a few milliseconds an expression.
+  if (!choices.one_in(4)) return std::nullopt;
+  return check_symbolic(choices);
+}
+
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen,
                                          const std::string& command, const std::string& dir) {
   RandomChoices choices(seed);

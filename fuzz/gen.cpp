@@ -294,8 +294,8 @@ class Generator {
         static_cast<int64_t>(std::sqrt(static_cast<double>(o_.max_numel))), 1, 9);
     UOpRef a = expand(reshape(edge_vector(d, k), {k, 1}), {k, k});
     UOpRef b = expand(reshape(edge_vector(d, k), {1, k}), {k, k});
-    if (c_.coin()) a = stage(a);
-    if (c_.coin()) b = stage(b);
+    if (c_.one_in(3)) a = stage(a);
+    if (c_.one_in(3)) b = stage(b);
     switch (c_.range(0, 5)) {
       case 0:
         return alu(Op::Where, {alu(Op::Cmplt, {a, b}), a, b});

@@ -61,7 +61,7 @@ std::optional<Failure> check_roundtrip(const Program& p);
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
 // z3's time for one claim of the symbolic oracle; the domains evaluated point by point
 // instead of asking z3 (small ones, where that is faster), and when z3 gives up.
-constexpr unsigned kSymbolicTimeoutMs = 25;
+constexpr unsigned kSymbolicTimeoutMs = 12;
 constexpr int64_t kSymbolicEnumerationFirst = 512;
 constexpr int64_t kSymbolicEnumerationLimit = 1 << 16;
 
