@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "fuzz/signature.h"
+#include "interp/interp.h"
 #include "ir/build.h"
 #include "ir/error.h"
 #include "ir/parse.h"
@@ -154,6 +155,21 @@ std::vector<std::string> smaller_shapes(const std::string& text) {
   return out;
 }
 
+// n's value as literals: reshape(stack(v0 v1 ...), n's shape), which the rest of the program
+// reads as it read n, so the whole subgraph behind n can go. Only for small values.
+UOpRef frozen(const UOp* n) {
+  constexpr int64_t kMaxLiterals = 256;
+  if (n->numel() < 1 || n->numel() > kMaxLiterals) return nullptr;
+  Program alone;
+  alone.statements.push_back({"%v", shared_from(n), 1, false});
+  InterpResult r = interpret(alone, {});
+  const Tensor& t = r.outputs.at(0).second;
+  std::vector<UOpRef> parts;
+  for (int64_t i = 0; i < t.size(); ++i) parts.push_back(literal(t.at(i)));
+  if (n->rank() == 0) return parts[0];
+  return reshape(stack(parts), n->shape);
+}
+
 class Reducer {
  public:
   Reducer(const Interesting& interesting) : interesting_(interesting) {}
@@ -200,6 +216,9 @@ class Reducer {
       }
       out.push_back(
           print_program(substitute(p, n, expand(literal(Scalar::zero(n->dtype)), n->shape))));
+      bool literals = n->op == Op::Stack || (n->op == Op::Reshape && n->src[0]->op == Op::Stack);
+      if (!literals && n->op != Op::Buffer)
+        if (UOpRef value = frozen(n)) out.push_back(print_program(substitute(p, n, value)));
     }
     // Literals shrink to zero (or false), one at a time.
     for (const UOp* n : order) {

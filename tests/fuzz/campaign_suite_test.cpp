@@ -22,8 +22,8 @@ TEST_P(CampaignSuite, EveryOracleAgrees) {
   o.max_programs = kProgramsPerPart;
   o.seconds = 600;
   CampaignResult r = run_campaign(o);
-  ASSERT_FALSE(r.failure) << "seed " << r.failing_seed << " (uopc fuzz --replay "
-                          << r.failing_seed << "): the " << r.failure->oracle
+  ASSERT_FALSE(r.failure) << "seed " << r.failing_seed << " (uopc fuzz --replay " << r.failing_seed
+                          << "): the " << r.failure->oracle
                           << " oracle failed: " << r.failure->detail << "\n"
                           << r.failure->program;
   EXPECT_EQ(r.programs, kProgramsPerPart);

@@ -47,6 +47,11 @@ std::optional<Large> large_failure(Backend& backend) {
 }
 
 TEST_P(ReduceBug, ToAtMostSixStatements) {
+  if (GetParam().plant == Plant::DivDivUnchecked || GetParam().plant == Plant::DivmodSplitUnchecked)
+    GTEST_SKIP() << "a wrong side condition of the simplifier shows on indices with extreme "
+                    "bounds or divisors, which generated programs do not build; the symbolic "
+                    "oracle finds it and prints the expression with a counterexample instead "
+                    "(tests/fuzz/drivers_test.cpp)";
   set_plant(GetParam().plant);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   auto found = large_failure(*tcc);
