@@ -185,5 +185,23 @@ TEST(Cli, LowerNamesEachKernelsOptions) {
       << c_source;
 }
 
+// --check-ub: a subtraction the (planted) overflow decision wrote as plain C overflows at
+// run time, and the run says which op and values instead of computing undefined behaviour.
+TEST(Cli, CheckUbReportsAnOverflowWrittenAsPlainC) {
+  std::string text =
+      "%a = stack -2147483648 0 0 -2147483648\n%b = stack -1 0 0 1\n%c = sub %a %b\n";
+  for (const char* backend : {"cc", "tcc"}) {
+    std::string run = std::string("run - --backend ") + backend;
+    auto clean = run_uopc(run + " --check-ub", text);
+    EXPECT_EQ(clean.exit_code, 0) << clean.err;
+    EXPECT_EQ(clean.out, "%c i32[4] = [-2147483647 0 0 2147483647]\n");
+    auto c = run_uopc(run + " --check-ub --plant overflow_decision_sub", text);
+    EXPECT_EQ(c.exit_code, 3);
+    EXPECT_NE(c.err.find("sub of -2147483648 and 1 overflows i32, but was written as plain C"),
+              std::string::npos)
+        << c.err;
+  }
+}
+
 }  // namespace
 }  // namespace uopc

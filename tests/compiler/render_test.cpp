@@ -132,5 +132,25 @@ TEST(Render, LowerPrintsTheBookForm) {
   EXPECT_NE(text.find("= sink "), std::string::npos) << text;
 }
 
+// Under check_ub every i32 op that bounds let the renderer write as plain C (index arithmetic
+// here, and a floor division of a non-negative index) goes through a checking helper instead,
+// and nothing else changes.
+TEST(Render, CheckUbChecksEveryPlainIntegerOp) {
+  std::string program =
+      "%x = buffer 12 dtype=i32\n%m = reshape %x shape=[3 4]\n%t = permute %m order=[1 0]\n"
+      "%f = flip %t axes=[0]\n%r = reshape %f shape=[12]\n%q = idiv %r 5\n";
+  Program p = testing::parse(program);
+  std::string plain = compile_program(p, {false, false, false}, OptsChoice{}).source;
+  std::string checked = compile_program(p, {false, false, true}, OptsChoice{}).source;
+  EXPECT_EQ(plain.find("uopc_ck_"), std::string::npos) << plain;
+  for (const char* helper : {"uopc_ck_add(uopc_status", "uopc_ck_mul(uopc_status"})
+    EXPECT_NE(checked.find(helper), std::string::npos) << helper << " in\n" << checked;
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  CompiledProgram c = compile_program(p, {false, false, true}, OptsChoice{});
+  InterpResult got = run_compiled(p, c, *tcc, {});
+  InterpResult want = interpret(p, {});
+  EXPECT_EQ(describe_difference(want.outputs[0].second, got.outputs[0].second), "");
+}
+
 }  // namespace
 }  // namespace uopc

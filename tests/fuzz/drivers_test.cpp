@@ -11,6 +11,12 @@
 #include "ir/plant.h"
 
 namespace uopc {
+
+// Test names and messages show the plant's name.
+void PrintTo(const Plant& p, std::ostream* os) {
+  *os << plant_name(p);
+}
+
 namespace {
 
 // The most inputs each driver may need; each stops at its first failure.
