@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -196,6 +197,36 @@ bool smaller(const std::string& a, const std::string& b) {
          std::make_pair(count_statements(b), b.size());
 }
 
+// Each line of `text` as a .uir comment.
+std::string as_comment(const std::string& text) {
+  std::string out;
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = std::min(text.find('\n', at), text.size());
+    out += "# " + text.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  return out;
+}
+
+// The flags that make `uopc fuzz --replay SEED` check the same program the same way.
+std::string replay_flags(const FuzzArgs& a) {
+  std::string flags = " --max-numel " + std::to_string(a.max_numel) + " --backend " + a.backend;
+  return a.plant.empty() ? flags : flags + " --plant " + a.plant;
+}
+
+// Why a corpus file is not a reproducer this command wrote ("" when it is one): it must start
+// with the signature header and parse (a rejection's reproducer breaks a rule on purpose).
+std::string foreign_reason(const std::string& text) {
+  if (text.rfind("# signature: ", 0) != 0) return "does not start with a '# signature:' line";
+  if (text.find("the rejection oracle") != std::string::npos) return "";
+  try {
+    parse_program(text, "corpus.uir");
+  } catch (const UserError&) {
+    return "does not parse";
+  }
+  return "";
+}
+
 class Driver {
  public:
   explicit Driver(const FuzzArgs& a) : a_(a) {}
@@ -210,11 +241,18 @@ class Driver {
     deadline_ = start_ + static_cast<int64_t>(a_.seconds * 1000);
     workers_.resize(static_cast<size_t>(a_.jobs));
     for (int j = 0; j < a_.jobs; ++j) spawn(j, seed + static_cast<uint64_t>(j));
+    // On a terminal the status line is redrawn in place; in a log, a line every status_every.
     bool live = ::isatty(2);
+    int64_t next_status = start_ + static_cast<int64_t>(a_.status_every * 1000);
     while (running() > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       for (int j = 0; j < a_.jobs; ++j) poll(j);
-      if (live) status_line();
+      if (live) {
+        status_line("\r", "   ");
+      } else if (now_ms() >= next_status) {
+        status_line("", "\n");
+        next_status += static_cast<int64_t>(a_.status_every * 1000);
+      }
     }
     if (live) std::fprintf(stderr, "\n");
     int64_t programs = total();
@@ -335,9 +373,17 @@ class Driver {
     std::filesystem::create_directories(a_.corpus);
     for (const auto& e : std::filesystem::directory_iterator(a_.corpus)) {
       if (e.path().extension() != ".uir") continue;
-      std::ifstream in(e.path());
+      std::ifstream in(e.path(), std::ios::binary);
       std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      Group& g = groups_[e.path().stem().string()];
+      std::string why = !in.good() && !in.eof() ? "cannot be read" : foreign_reason(text);
+      if (!why.empty()) {
+        std::fprintf(stderr, "fuzz: %s %s; left alone, not taken as a reproducer\n",
+                     e.path().c_str(), why.c_str());
+        foreign_.insert(e.path().stem().string());
+        continue;
+      }
+      std::string signature = text.substr(13, text.find('\n') - 13);
+      Group& g = groups_[signature];
       g.smallest.failure.program = text;
       g.written = true;
       ++known_;
@@ -347,7 +393,9 @@ class Driver {
   void write_reproducer(const std::string& signature, Group& g) {
     if (a_.corpus.empty()) return;
     const Record& r = g.smallest;
-    std::string path = a_.corpus + "/" + signature + ".uir";
+    // A foreign file under the signature's name stays; the reproducer goes beside it.
+    std::string path =
+        a_.corpus + "/" + signature + (foreign_.count(signature) ? "-1" : "") + ".uir";
     std::string text =
         "# signature: " + signature + "\n# found by uopc fuzz (seed " + std::to_string(r.seed) +
         "): the " + r.failure.oracle + " oracle: " + r.failure.detail + "\n" +
@@ -384,11 +432,11 @@ class Driver {
                 static_cast<long long>(all.symbolic.undecided));
   }
 
-  void status_line() {
+  void status_line(const char* before, const char* after) {
     double t = static_cast<double>(now_ms() - start_) / 1000.0;
-    std::fprintf(stderr, "\rfuzz: %lld programs, %.0f programs/s, %zu signatures, %.0f s   ",
+    std::fprintf(stderr, "%sfuzz: %lld programs, %.0f programs/s, %zu signatures, %.0f s%s", before,
                  static_cast<long long>(total()), t > 0 ? static_cast<double>(total()) / t : 0.0,
-                 groups_.size() - static_cast<size_t>(known_), t);
+                 groups_.size() - static_cast<size_t>(known_), t, after);
   }
 
   int summary(int64_t programs, double seconds, uint64_t seed) {
@@ -403,9 +451,9 @@ class Driver {
       const Record& r = g.smallest;
       std::printf("disagreement: the %s oracle failed: %s\n", r.failure.oracle.c_str(),
                   r.failure.detail.c_str());
-      std::printf("# program (seed %llu; replay with uopc fuzz --replay %llu%s%s):\n%s",
+      std::printf("# program (seed %llu; replay with uopc fuzz --replay %llu%s):\n%s",
                   static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.seed),
-                  a_.plant.empty() ? "" : " --plant ", a_.plant.c_str(), r.failure.program.c_str());
+                  replay_flags(a_).c_str(), r.failure.program.c_str());
       if (!r.failure.program.empty() && r.failure.program.back() != '\n') std::printf("\n");
     }
     if (a_.stats) print_stats();
@@ -430,6 +478,7 @@ class Driver {
   std::unique_ptr<Backend> tcc_ = make_tcc_backend();  // names crashes; never compiles
   int64_t start_ = 0, deadline_ = 0;
   int written_ = 0, known_ = 0;
+  std::set<std::string> foreign_;  // signatures whose file in the corpus is not a reproducer
 };
 
 int replay(const FuzzArgs& a) {
@@ -441,9 +490,10 @@ int replay(const FuzzArgs& a) {
                 program_of(seed, a).c_str());
     return 0;
   }
-  std::printf("disagreement: the %s oracle failed: %s\n# program (seed %llu):\n%s",
-              f->oracle.c_str(), f->detail.c_str(), static_cast<unsigned long long>(seed),
-              f->program.c_str());
+  // Every line before the program is a comment, so the output is a .uir file.
+  std::printf("%s# program (seed %llu):\n%s",
+              as_comment("disagreement: the " + f->oracle + " oracle failed: " + f->detail).c_str(),
+              static_cast<unsigned long long>(seed), f->program.c_str());
   return 1;
 }
 
@@ -462,7 +512,9 @@ int check_file(const FuzzArgs& a) {
 
 }  // namespace
 
-int run_fuzz(const FuzzArgs& a) {
+int run_fuzz(const FuzzArgs& given) {
+  FuzzArgs a = given;
+  if (a.plant.empty()) a.plant = plant_from_environment();  // so replay hints name it too
   if (a.list_plants) {
     for (const PlantInfo& p : plant_list())
       std::printf("%-24s %s\n", std::string(p.name).c_str(), std::string(p.description).c_str());

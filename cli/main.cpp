@@ -227,6 +227,11 @@ void add_engine_flags(CLI::App* cmd, std::string& opts, int& threads, const std:
 }
 
 int dispatch(int argc, char** argv) {
+  // UOPC_PLANT is --plant for every subcommand; a name that is no plant is a mistake.
+  std::string env_plant = plant_from_environment();
+  if (!parse_plant(env_plant))
+    throw UserError("UOPC_PLANT: no planted bug named '" + env_plant +
+                    "' (see uopc fuzz --list-plants)");
   CLI::App app{"uopc: a compiler, reference interpreter and fuzzer for the .uir tensor language"};
   app.require_subcommand(1);
   std::string path;
@@ -300,6 +305,9 @@ int dispatch(int argc, char** argv) {
   FuzzArgs fa;
   CLI::App* fuzz = app.add_subcommand("fuzz", "generate random programs and check every oracle");
   fuzz->add_option("--seconds", fa.seconds, "how long to run (default 10)");
+  fuzz->add_option("--status-every", fa.status_every,
+                   "seconds between status lines when stderr is not a terminal (default 10)")
+      ->check(CLI::PositiveNumber);
   fuzz->add_flag("--stats", fa.stats,
                  "end with the edge values each op met and the symbolic oracle's verdicts");
   fuzz->add_option("--seed", fa.seed, "first seed (default: from the clock)");

@@ -134,7 +134,9 @@ std::optional<Failure> check_composites(const Program& p, Backend& backend, bool
     InterpResult want = interpret(p, {});
     std::string d = compare(want, interpret(q, {}), "interp of the composites");
     if (d.empty() && compiled)
-      d = compare(want, run_compiled(q, compile_program(q), backend, {}), "compiled composites");
+      // Bounds and overflow checks here too: a wrong composite must not read past a buffer.
+      d = compare(want, run_compiled(q, compile_program(q, {true, false, true}), backend, {}),
+                  "compiled composites");
     if (!d.empty()) return Failure{"composites", d, print_program(p)};
     return std::nullopt;
   });

@@ -32,6 +32,11 @@ std::string_view plant_name(Plant p) {
   return "none";
 }
 
+std::string plant_from_environment() {
+  const char* env = std::getenv("UOPC_PLANT");
+  return env ? env : "";
+}
+
 void set_plant(Plant p) {
   current = static_cast<int>(p);
 }
@@ -39,8 +44,7 @@ void set_plant(Plant p) {
 Plant active_plant() {
   int v = current.load(std::memory_order_relaxed);
   if (v >= 0) return static_cast<Plant>(v);
-  const char* env = std::getenv("UOPC_PLANT");
-  std::optional<Plant> p = parse_plant(env ? env : "");
+  std::optional<Plant> p = parse_plant(plant_from_environment());
   set_plant(p.value_or(Plant::None));
   return active_plant();
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct PlantInfo {
 const std::vector<PlantInfo>& plant_list();
 std::optional<Plant> parse_plant(std::string_view name);  // "" and "none" are Plant::None
 std::string_view plant_name(Plant p);
+
+// UOPC_PLANT's value, or "" when it is not set.
+std::string plant_from_environment();
 
 void set_plant(Plant p);
 Plant active_plant();

@@ -43,6 +43,61 @@ TEST(FuzzCli, ReplayChecksOneSeed) {
   EXPECT_EQ(c.out.rfind("# seed 12: every oracle agrees\n", 0), 0u) << c.out;
 }
 
+// The summary's hint is a command that replays the failure, with the flags the campaign ran
+// with, and what --replay prints is a .uir file.
+TEST(FuzzCli, TheReplayHintReplaysAndPrintsValidUir) {
+  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 --max-numel 64");
+  ASSERT_EQ(c.exit_code, 1) << c.out << c.err;
+  size_t at = c.out.find("replay with uopc ");
+  ASSERT_NE(at, std::string::npos) << c.out;
+  at += std::string("replay with uopc ").size();
+  std::string hint = c.out.substr(at, c.out.find(')', at) - at);
+  EXPECT_NE(hint.find("--max-numel 64"), std::string::npos) << hint;
+  auto replayed = run_uopc(hint);
+  EXPECT_EQ(replayed.exit_code, 1) << hint << "\n" << replayed.out << replayed.err;
+  EXPECT_EQ(replayed.out.rfind("# ", 0), 0u) << replayed.out;
+  auto parsed = run_uopc("check -", replayed.out);
+  EXPECT_EQ(parsed.exit_code, 0) << replayed.out << parsed.err;
+}
+
+// UOPC_PLANT is --plant for every subcommand, and a name that is no plant is an error.
+TEST(FuzzCli, UopcPlantWorksLikePlant) {
+  ::setenv("UOPC_PLANT", "permute_inverse", 1);
+  auto found = run_uopc("fuzz --seconds 20 --seed 5");
+  ::setenv("UOPC_PLANT", "no_such_bug", 1);
+  auto bad = run_uopc("interp -", "%a = stack 1 2\n");
+  ::unsetenv("UOPC_PLANT");
+  EXPECT_EQ(found.exit_code, 1) << found.out << found.err;
+  EXPECT_NE(found.out.find("--plant permute_inverse"), std::string::npos) << found.out;
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("UOPC_PLANT: no planted bug named 'no_such_bug'"), std::string::npos)
+      << bad.err;
+}
+
+// With stderr a log file rather than a terminal, a campaign still says how it is doing.
+TEST(FuzzCli, StatusLinesInALog) {
+  auto c = run_uopc("fuzz --seconds 3.5 --seed 5 --status-every 1");
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+  size_t lines = 0;
+  for (size_t at = 0; (at = c.err.find("fuzz: ", at)) != std::string::npos; ++at) ++lines;
+  EXPECT_GE(lines, 3u) << c.err;
+  EXPECT_EQ(c.err.find('\r'), std::string::npos) << "no terminal redraws in a log";
+}
+
+// A file in the corpus folder that this command did not write is reported and left alone;
+// the signature's reproducer goes beside it.
+TEST(FuzzCli, AForeignCorpusFileIsLeftAlone) {
+  std::string dir = ::testing::TempDir() + "/foreign-corpus";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/engines-permute.uir") << "not a reproducer\n";
+  auto c = run_uopc("fuzz --plant permute_inverse --seconds 10 --seed 5 --corpus " + dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.err.find("left alone, not taken as a reproducer"), std::string::npos) << c.err;
+  EXPECT_EQ(testing::read_file(dir + "/engines-permute.uir"), "not a reproducer\n");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/engines-permute-1.uir")) << c.out;
+}
+
 TEST(FuzzCli, BadArgumentsExitTwo) {
   EXPECT_EQ(run_uopc("fuzz --plant no_such_bug").exit_code, 2);
   EXPECT_EQ(run_uopc("fuzz --backend gcc").exit_code, 2);
