@@ -77,8 +77,8 @@ int run_reduce(const ReduceArgs& a) {
     interesting = fails_oracle(oracle, *backend, "", config);
   } else {
     std::optional<Failure> f = oracle.empty()
-                                   ? first_failure(p, *backend)
-                                   : failure_in_family(oracle_family(oracle), p, *backend);
+                                   ? first_failure(p, *backend, config)
+                                   : failure_in_family(oracle_family(oracle), p, *backend, config);
     if (!f)
       throw UserError(Location{p.file, 0, 0},
                       oracle.empty()
@@ -115,10 +115,11 @@ int run_reduce(const ReduceArgs& a) {
   if (!signature.empty()) header += "# signature: " + signature + "\n";
   if (a.test.empty()) header += "# flags: " + config.flags() + "\n";
   if (!a.plant.empty()) header += "# planted bug: " + a.plant + "\n";
-  header += a.test.empty() ? "# replay: uopc diff --check-bounds --backend " + a.backend +
-                                 (a.plant.empty() ? "" : " --plant " + a.plant) + " " +
-                                 config.flags() + " " + path + "\n"
-                           : "# replay: " + a.test + " " + path + "\n";
+  // Every oracle, with the engine settings the failure needs: cost and ub failures too.
+  header += a.test.empty()
+                ? "# replay: uopc fuzz --check " + path + " --backend " + a.backend +
+                      (a.plant.empty() ? "" : " --plant " + a.plant) + " " + config.flags() + "\n"
+                : "# replay: " + a.test + " " + path + "\n";
   write_atomically(path, header + r.text);
   std::printf("reduced %d statements to %d (%d candidates tried): %s\n", before, r.statements,
               r.candidates_tried, path.c_str());

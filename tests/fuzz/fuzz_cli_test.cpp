@@ -98,6 +98,27 @@ TEST(FuzzCli, AForeignCorpusFileIsLeftAlone) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/engines-permute-1.uir")) << c.out;
 }
 
+// reduce looks for the failure with the kernel options it is given (this one shows only with
+// an upcast), and the reproducer's replay line reproduces it.
+TEST(FuzzCli, ReduceHonoursTheKernelOptions) {
+  std::string dir = ::testing::TempDir() + "/reduce-opts";
+  std::filesystem::create_directories(dir);
+  std::string in = dir + "/up.uir", out = dir + "/small.uir";
+  std::ofstream(in) << "%x = buffer 32\n%m = reshape %x shape=[4 8]\n%y = add %m 1.0\n"
+                       "%z = mul %y 2.0\n";
+  auto c = run_uopc("reduce " + in +
+                    " --plant upcast_wrong_offset --opts 'upcast=1:2' "
+                    "--threads 1 --backend tcc -o " +
+                    out);
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  std::string text = testing::read_file(out);
+  size_t at = text.find("# replay: uopc ");
+  ASSERT_NE(at, std::string::npos) << text;
+  at += std::string("# replay: uopc ").size();
+  auto replayed = run_uopc(text.substr(at, text.find('\n', at) - at));
+  EXPECT_EQ(replayed.exit_code, 1) << text << replayed.out << replayed.err;
+}
+
 TEST(FuzzCli, BadArgumentsExitTwo) {
   EXPECT_EQ(run_uopc("fuzz --plant no_such_bug").exit_code, 2);
   EXPECT_EQ(run_uopc("fuzz --backend gcc").exit_code, 2);
@@ -129,8 +150,10 @@ TEST(ReduceCli, WritesASmallReproducerWithAHeader) {
   std::string text = testing::read_file(out);
   EXPECT_EQ(text.rfind("# reduced by uopc reduce from ", 0), 0u) << text;
   EXPECT_NE(text.find("# planted bug: permute_inverse\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("# replay: uopc diff --check-bounds --backend tcc --plant permute_inverse "),
-            std::string::npos);
+  EXPECT_NE(
+      text.find("# replay: uopc fuzz --check " + out + " --backend tcc --plant permute_inverse "),
+      std::string::npos)
+      << text;
   EXPECT_LE(count_statements(text), 6) << text;
   // The reproducer still trips the bug, and only with it.
   EXPECT_EQ(testing::run_uopc("diff --backend tcc --plant permute_inverse " + out).exit_code, 1);
