@@ -34,6 +34,13 @@ namespace {
 
 constexpr int kMaxJobs = 64;
 
+// SIGINT or SIGTERM, once received: the campaign stops its workers and prints its summary.
+volatile sig_atomic_t g_stop_signal = 0;
+
+extern "C" void request_stop(int signal) {
+  g_stop_signal = signal;
+}
+
 int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -240,12 +247,21 @@ class Driver {
     start_ = now_ms();
     deadline_ = start_ + static_cast<int64_t>(a_.seconds * 1000);
     workers_.resize(static_cast<size_t>(a_.jobs));
+    struct sigaction stop {
+    }, old_int{}, old_term{};
+    stop.sa_handler = request_stop;
+    ::sigaction(SIGINT, &stop, &old_int);
+    ::sigaction(SIGTERM, &stop, &old_term);
     for (int j = 0; j < a_.jobs; ++j) spawn(j, seed + static_cast<uint64_t>(j));
     // On a terminal the status line is redrawn in place; in a log, a line every status_every.
     bool live = ::isatty(2);
     int64_t next_status = start_ + static_cast<int64_t>(a_.status_every * 1000);
     while (running() > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (g_stop_signal) {
+        stop_workers();
+        break;
+      }
       for (int j = 0; j < a_.jobs; ++j) poll(j);
       if (live) {
         status_line("\r", "   ");
@@ -257,6 +273,8 @@ class Driver {
     if (live) std::fprintf(stderr, "\n");
     int64_t programs = total();
     double seconds = static_cast<double>(now_ms() - start_) / 1000.0;
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGTERM, &old_term, nullptr);
     int code = summary(programs, seconds, seed);
     ::munmap(mem, sizeof(Shared));
     return code;
@@ -275,6 +293,9 @@ class Driver {
     std::fflush(nullptr);
     pid_t pid = ::fork();
     if (pid == 0) {
+      // Ctrl-C reaches the whole process group; the driver decides when workers stop.
+      ::signal(SIGINT, SIG_IGN);
+      ::signal(SIGTERM, SIG_DFL);
       ::close(pipefd[0]);
       worker(j, first_seed, a_, shared_, pipefd[1], deadline_);
       ::close(pipefd[1]);
@@ -284,6 +305,20 @@ class Driver {
     ::close(pipefd[1]);
     ::fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
     workers_[static_cast<size_t>(j)] = {pid, pipefd[0], ""};
+  }
+
+  // Asked to stop: what the workers sent so far is kept, then they are ended (not counted as
+  // crashes).
+  void stop_workers() {
+    for (Worker& w : workers_) {
+      if (w.pid <= 0) continue;
+      drain(w);
+      ::kill(w.pid, SIGKILL);
+      ::waitpid(w.pid, nullptr, 0);
+      drain(w);
+      ::close(w.fd);
+      w.pid = -1;
+    }
   }
 
   int running() const {
@@ -461,13 +496,16 @@ class Driver {
     for (const auto& [s, g] : groups_) signatures += g.count > 0;
     std::printf(
         "fuzz: %lld programs in %.1f s, %.0f programs/s, %lld disagreement%s in %zu signature%s, "
-        "%d reproducer%s written (seed %llu, %d job%s%s%s)\n",
+        "%d reproducer%s written (seed %llu, %d job%s%s%s%s)\n",
         static_cast<long long>(programs), seconds,
         seconds > 0 ? static_cast<double>(programs) / seconds : 0.0,
         static_cast<long long>(failures), failures == 1 ? "" : "s", signatures,
         signatures == 1 ? "" : "s", written_, written_ == 1 ? "" : "s",
         static_cast<unsigned long long>(seed), a_.jobs, a_.jobs == 1 ? "" : "s",
-        a_.plant.empty() ? "" : ", plant ", a_.plant.c_str());
+        a_.plant.empty() ? "" : ", plant ", a_.plant.c_str(),
+        g_stop_signal == SIGINT    ? ", stopped by SIGINT"
+        : g_stop_signal == SIGTERM ? ", stopped by SIGTERM"
+                                   : "");
     return failures ? 1 : 0;
   }
 

@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -117,6 +118,29 @@ TEST(FuzzCli, ReduceHonoursTheKernelOptions) {
   at += std::string("# replay: uopc ").size();
   auto replayed = run_uopc(text.substr(at, text.find('\n', at) - at));
   EXPECT_EQ(replayed.exit_code, 1) << text << replayed.out << replayed.err;
+}
+
+// Ctrl-C (SIGINT to the whole process group) and SIGTERM end a campaign at once, with its
+// summary, and no worker is reported as crashed.
+TEST(FuzzCli, SigintAndSigtermEndWithTheSummary) {
+  for (const char* signal : {"INT", "TERM"}) {
+    std::string out = ::testing::TempDir() + "/stopped.txt";
+    // setsid: the campaign leads its own process group, which the signal goes to, as a
+    // terminal's Ctrl-C does.
+    std::string script = std::string("setsid ") + UOPC_BINARY_PATH +
+                         " fuzz --seconds 60 --seed 5 --jobs 2 >" + out +
+                         " 2>/dev/null & p=$!; sleep 1.5; kill -" + signal +
+                         " -- -$p; wait $p; echo \"exit $?\" >>" + out;
+    auto start = std::chrono::steady_clock::now();
+    std::system(("bash -c '" + script + "'").c_str());
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::string text = testing::read_file(out);
+    EXPECT_NE(text.find(std::string("stopped by SIG") + signal), std::string::npos) << text;
+    EXPECT_NE(text.find("0 disagreements"), std::string::npos) << text;
+    EXPECT_NE(text.find("exit 0"), std::string::npos) << text;
+    EXPECT_LT(seconds, 30) << "the campaign ran on after the signal";
+  }
 }
 
 TEST(FuzzCli, BadArgumentsExitTwo) {
