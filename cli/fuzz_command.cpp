@@ -197,6 +197,7 @@ struct Group {
   int64_t count = 0;
   Record smallest;
   bool written = false;
+  std::string path;  // where its reproducer is
 };
 
 bool smaller(const std::string& a, const std::string& b) {
@@ -425,12 +426,21 @@ class Driver {
     }
   }
 
-  void write_reproducer(const std::string& signature, Group& g) {
-    if (a_.corpus.empty()) return;
-    const Record& r = g.smallest;
+  // Into the corpus as SIGNATURE.uir, or without one as failure-SIGNATURE.uir among the
+  // artifacts, so that no failure is only printed.
+  std::string reproducer_path(const std::string& signature) const {
+    if (a_.corpus.empty()) return a_.artifacts + "/failure-" + signature + ".uir";
     // A foreign file under the signature's name stays; the reproducer goes beside it.
-    std::string path =
-        a_.corpus + "/" + signature + (foreign_.count(signature) ? "-1" : "") + ".uir";
+    return a_.corpus + "/" + signature + (foreign_.count(signature) ? "-1" : "") + ".uir";
+  }
+
+  void write_reproducer(const std::string& signature, Group& g) {
+    const Record& r = g.smallest;
+    std::string path = reproducer_path(signature);
+    if (a_.corpus.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(a_.artifacts, ec);
+    }
     std::string text =
         "# signature: " + signature + "\n# found by uopc fuzz (seed " + std::to_string(r.seed) +
         "): the " + r.failure.oracle + " oracle: " + r.failure.detail + "\n" +
@@ -443,9 +453,16 @@ class Driver {
         r.failure.program;
     std::string tmp = path + ".tmp." + std::to_string(::getpid());
     std::ofstream(tmp, std::ios::binary) << text;
-    std::filesystem::rename(tmp, path);
-    g.written = true;
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+      std::fprintf(stderr, "fuzz: cannot write %s: %s\n", path.c_str(), ec.message().c_str());
+      std::filesystem::remove(tmp, ec);
+      return;
+    }
     ++written_;
+    g.written = true;
+    g.path = path;
   }
 
   void print_stats() const {
@@ -480,8 +497,9 @@ class Driver {
     for (const auto& [signature, g] : groups_) {
       if (g.count == 0) continue;
       failures += g.count;
-      std::printf("signature %s: %lld failure%s\n", signature.c_str(),
-                  static_cast<long long>(g.count), g.count == 1 ? "" : "s");
+      std::printf("signature %s: %lld failure%s%s%s\n", signature.c_str(),
+                  static_cast<long long>(g.count), g.count == 1 ? "" : "s",
+                  g.path.empty() ? "" : ", reproducer ", g.path.c_str());
       if (shown++ >= 3) continue;
       const Record& r = g.smallest;
       std::printf("disagreement: the %s oracle failed: %s\n", r.failure.oracle.c_str(),

@@ -25,6 +25,7 @@ struct FuzzArgs {
   std::string check;    // check only this file with every oracle
   std::string target;   // an external engine: `CMD FILE` prints outputs as `uopc interp` does
   std::string corpus;   // keep the smallest reproducer of each signature here; implies keep_going
+  std::string artifacts = ".";  // without a corpus: where each failure's reproducer is written
   bool minimize = false;
   bool keep_going = false;    // go on after a failure (default: stop at the first)
   double time_limit = 10;     // seconds one program may take before its worker is killed

@@ -323,6 +323,9 @@ int dispatch(int argc, char** argv) {
   fuzz->add_flag("--list-plants", fa.list_plants, "print the planted bugs, one per line");
   fuzz->add_option("--corpus", fa.corpus,
                    "keep the smallest reproducer of each failure here (resumes)");
+  fuzz->add_option("-o,--artifacts", fa.artifacts,
+                   "without --corpus: write each failure as DIR/failure-SIGNATURE.uir "
+                   "(default: the current folder)");
   fuzz->add_flag("--minimize", fa.minimize,
                  "shrink every failure with uopc reduce before keeping it");
   fuzz->add_flag("--keep-going", fa.keep_going, "go on after a failure (implied by --corpus)");

@@ -30,7 +30,8 @@ TEST(FuzzCli, ACleanCampaignExitsZero) {
 }
 
 TEST(FuzzCli, APlantedBugExitsOneAndPrintsTheProgram) {
-  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5");
+  auto c =
+      run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 -o " + ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("disagreement: the "), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("# program (seed "), std::string::npos) << c.out;
@@ -47,7 +48,8 @@ TEST(FuzzCli, ReplayChecksOneSeed) {
 // The summary's hint is a command that replays the failure, with the flags the campaign ran
 // with, and what --replay prints is a .uir file.
 TEST(FuzzCli, TheReplayHintReplaysAndPrintsValidUir) {
-  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 --max-numel 64");
+  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 --max-numel 64 -o " +
+                    ::testing::TempDir());
   ASSERT_EQ(c.exit_code, 1) << c.out << c.err;
   size_t at = c.out.find("replay with uopc ");
   ASSERT_NE(at, std::string::npos) << c.out;
@@ -64,7 +66,7 @@ TEST(FuzzCli, TheReplayHintReplaysAndPrintsValidUir) {
 // UOPC_PLANT is --plant for every subcommand, and a name that is no plant is an error.
 TEST(FuzzCli, UopcPlantWorksLikePlant) {
   ::setenv("UOPC_PLANT", "permute_inverse", 1);
-  auto found = run_uopc("fuzz --seconds 20 --seed 5");
+  auto found = run_uopc("fuzz --seconds 20 --seed 5 -o " + ::testing::TempDir());
   ::setenv("UOPC_PLANT", "no_such_bug", 1);
   auto bad = run_uopc("interp -", "%a = stack 1 2\n");
   ::unsetenv("UOPC_PLANT");
@@ -143,6 +145,22 @@ TEST(FuzzCli, SigintAndSigtermEndWithTheSummary) {
   }
 }
 
+// Without --corpus a failure still leaves a file, whose replay line reproduces it.
+TEST(FuzzCli, AFailureLeavesAFileWithoutACorpus) {
+  std::string dir = ::testing::TempDir() + "/artifacts";
+  std::filesystem::remove_all(dir);
+  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 -o " + dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  std::string path = dir + "/failure-engines-permute.uir";
+  ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
+  EXPECT_NE(c.out.find("reproducer " + path), std::string::npos) << c.out;
+  std::string text = testing::read_file(path);
+  size_t at = text.find("# replay: uopc ");
+  ASSERT_NE(at, std::string::npos) << text;
+  at += std::string("# replay: uopc ").size();
+  EXPECT_EQ(run_uopc(text.substr(at, text.find('\n', at) - at)).exit_code, 1) << text;
+}
+
 TEST(FuzzCli, BadArgumentsExitTwo) {
   EXPECT_EQ(run_uopc("fuzz --plant no_such_bug").exit_code, 2);
   EXPECT_EQ(run_uopc("fuzz --backend gcc").exit_code, 2);
@@ -157,7 +175,8 @@ namespace {
 
 // A campaign's failing program, as a file.
 std::string failing_program(const std::string& plant) {
-  auto c = testing::run_uopc("fuzz --plant " + plant + " --seconds 20 --seed 5");
+  auto c = testing::run_uopc("fuzz --plant " + plant + " --seconds 20 --seed 5 -o " +
+                             ::testing::TempDir());
   size_t at = c.out.find("):\n", c.out.find("# program (seed "));
   size_t end = c.out.find("fuzz: ", at);
   std::string path = ::testing::TempDir() + "/failing-" + plant + ".uir";
@@ -250,7 +269,8 @@ TEST(FuzzCampaign, KeepsOneReproducerPerSignature) {
 }
 
 TEST(FuzzCampaign, AProgramPastTheTimeLimitIsKilledAndTheCampaignGoesOn) {
-  auto c = testing::run_uopc("fuzz --seconds 3 --time-limit 0 --keep-going --seed 3");
+  auto c = testing::run_uopc("fuzz --seconds 3 --time-limit 0 --keep-going --seed 3 -o " +
+                             ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("signature timeout"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("ran past the 0 s time limit"), std::string::npos) << c.out;
@@ -259,8 +279,8 @@ TEST(FuzzCampaign, AProgramPastTheTimeLimitIsKilledAndTheCampaignGoesOn) {
 TEST(FuzzCampaign, ACrashedWorkerIsReportedAndRestarted) {
   std::string out = ::testing::TempDir() + "/crash-campaign.txt";
   std::string script = std::string(UOPC_BINARY_PATH) +
-                       " fuzz --seconds 5 --keep-going --seed 9 > " + out +
-                       " 2>&1 & d=$!; sleep 2; pkill -KILL -P $d; wait $d";
+                       " fuzz --seconds 5 --keep-going --seed 9 -o " + ::testing::TempDir() +
+                       " > " + out + " 2>&1 & d=$!; sleep 2; pkill -KILL -P $d; wait $d";
   std::system(script.c_str());
   std::string text = testing::read_file(out);
   EXPECT_NE(text.find("signature crash"), std::string::npos) << text;
@@ -280,8 +300,8 @@ TEST(FuzzTarget, DiffsAnExternalEngine) {
   std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
   auto c = testing::run_uopc("fuzz --seconds 3 --seed 2 --target '" + run + "'");
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
-  c = testing::run_uopc("fuzz --seconds 20 --seed 2 --minimize --target '" + run +
-                        " --plant flip_off_by_one'");
+  c = testing::run_uopc("fuzz --seconds 20 --seed 2 --minimize -o " + ::testing::TempDir() +
+                        " --target '" + run + " --plant flip_off_by_one'");
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("signature target-"), std::string::npos) << c.out;
   size_t at = c.out.find("):\n", c.out.find("# program (seed "));
