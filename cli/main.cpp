@@ -340,6 +340,10 @@ int dispatch(int argc, char** argv) {
                      "engines, memory, cost, composites, roundtrip or rejection");
   reduce->add_option("--plant", rd.plant, "the planted bug the program trips");
   reduce->add_option("--test", rd.test, "CMD: `CMD FILE` exits 0 while FILE still fails");
+  reduce
+      ->add_option("--timeout", rd.timeout,
+                   "seconds one run of --test may take (default 60; past it: not failing)")
+      ->check(CLI::PositiveNumber);
   reduce->add_option("-o,--out", rd.out, "where to write it (default corpus/SIGNATURE.uir)");
   reduce->add_option("--backend", rd.backend, "tcc (default) or cc");
   add_engine_flags(reduce, rd.opts, rd.threads, "the failure's ");

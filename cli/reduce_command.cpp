@@ -4,10 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "cli/source.h"
 #include "fuzz/reduce.h"
@@ -25,15 +27,30 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-// `CMD FILE` in a private directory; exit status 0 means the candidate still fails.
-Interesting external_test(const std::string& command, const std::string& dir) {
-  return [command, dir](const std::string& text) {
+// `CMD FILE` in a private directory, killed after `timeout` seconds; exit status 0 means the
+// candidate still fails. Its output goes to DIR/output.txt, which the last run leaves.
+Interesting external_test(const std::string& command, const std::string& dir, double timeout) {
+  return [command, dir, timeout](const std::string& text) {
     std::string file = dir + "/candidate.uir";
     std::ofstream(file, std::ios::binary) << text;
-    std::string cmd = command + " " + shell_quote(file) + " >/dev/null 2>&1";
+    std::string cmd = "timeout -k 1 " + std::to_string(timeout) + " sh -c " +
+                      shell_quote(command + " " + shell_quote(file)) + " >" +
+                      shell_quote(dir + "/output.txt") + " 2>&1";
     int status = std::system(cmd.c_str());
     return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   };
+}
+
+// The last lines of the test's output, as comments for the reproducer's header.
+std::string last_output(const std::string& dir, int lines) {
+  std::ifstream in(dir + "/output.txt", std::ios::binary);
+  std::vector<std::string> all;
+  for (std::string line; std::getline(in, line);) all.push_back(line);
+  std::string out;
+  for (size_t k = all.size() > static_cast<size_t>(lines) ? all.size() - lines : 0; k < all.size();
+       ++k)
+    out += "#   " + all[k] + "\n";
+  return out.empty() ? "" : "# the test's last output:\n" + out;
 }
 
 // Written under a temporary name and renamed, so no reader sees half a reproducer.
@@ -71,7 +88,7 @@ int run_reduce(const ReduceArgs& a) {
     char tmpl[] = "/tmp/uopc-reduce-XXXXXX";
     if (!::mkdtemp(tmpl)) throw std::runtime_error("reduce: cannot create a private directory");
     private_dir = tmpl;
-    interesting = external_test(a.test, private_dir);
+    interesting = external_test(a.test, private_dir, a.timeout);
     oracle = "test";
   } else if (oracle == "rejection") {
     interesting = fails_oracle(oracle, *backend, "", config);
@@ -90,13 +107,32 @@ int run_reduce(const ReduceArgs& a) {
     interesting = fails_oracle(oracle, *backend, signature, config);
   }
   int before = count_statements(read_source(a.path));
-  if (!interesting(read_source(a.path)))
-    throw UserError(Location{p.file, 0, 0}, "the program does not fail the " + oracle + " " +
-                                                (a.test.empty() ? "oracle" : "test") +
-                                                " to begin with");
-  Reduced r = oracle == "rejection" ? reduce_lines(read_source(a.path), interesting)
-                                    : reduce_program(p, interesting);
-  if (!private_dir.empty()) std::filesystem::remove_all(private_dir);
+  if (!interesting(read_source(a.path))) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", a.timeout);
+    throw UserError(
+        Location{p.file, 0, 0},
+        "the program does not fail " +
+            (a.test.empty() ? "the " + oracle + " oracle"
+                            : "`" + a.test + "` (exit 0 within --timeout " + limit + " s)") +
+            " to begin with");
+  }
+  auto started = std::chrono::steady_clock::now();
+  // Progress on stderr: one line each time the program gets smaller.
+  ReduceProgress progress = [before](const Reduced& so_far) {
+    std::fprintf(stderr, "reduce: %d statements -> %d (%d candidates tried)\n", before,
+                 so_far.statements, so_far.candidates_tried);
+  };
+  Reduced r = oracle == "rejection" ? reduce_lines(read_source(a.path), interesting, progress)
+                                    : reduce_program(p, interesting, progress);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::string test_output;
+  if (!private_dir.empty()) {
+    interesting(r.text);  // once more, so the output kept is the reduced program's
+    test_output = last_output(private_dir, 10);
+    std::filesystem::remove_all(private_dir);
+  }
   if (!signature.empty()) {  // say how the small program fails, not how the large one did
     Program small = parse_program(r.text, "reduced.uir");
     if (std::optional<Failure> f =
@@ -115,14 +151,15 @@ int run_reduce(const ReduceArgs& a) {
   if (!signature.empty()) header += "# signature: " + signature + "\n";
   if (a.test.empty()) header += "# flags: " + config.flags() + "\n";
   if (!a.plant.empty()) header += "# planted bug: " + a.plant + "\n";
+  header += test_output;
   // Every oracle, with the engine settings the failure needs: cost and ub failures too.
   header += a.test.empty()
                 ? "# replay: uopc fuzz --check " + path + " --backend " + a.backend +
                       (a.plant.empty() ? "" : " --plant " + a.plant) + " " + config.flags() + "\n"
                 : "# replay: " + a.test + " " + path + "\n";
   write_atomically(path, header + r.text);
-  std::printf("reduced %d statements to %d (%d candidates tried): %s\n", before, r.statements,
-              r.candidates_tried, path.c_str());
+  std::printf("reduced %d statements to %d (%d candidates tried, %.1f s): %s\n", before,
+              r.statements, r.candidates_tried, seconds, path.c_str());
   return 0;
 }
 

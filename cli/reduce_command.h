@@ -14,6 +14,7 @@ struct ReduceArgs {
   std::string backend = "tcc";
   std::string opts = "none";  // how the compiled engine runs the program (--check, reduce)
   int threads = 1;
+  double timeout = 60;  // seconds one run of --test may take; a run past it is not a failure
 };
 
 int run_reduce(const ReduceArgs& args);

@@ -172,7 +172,8 @@ UOpRef frozen(const UOp* n) {
 
 class Reducer {
  public:
-  Reducer(const Interesting& interesting) : interesting_(interesting) {}
+  Reducer(const Interesting& interesting, const ReduceProgress& progress)
+      : interesting_(interesting), progress_(progress) {}
 
   Reduced run(const Program& start) {
     std::string best = print_program(start);
@@ -190,6 +191,7 @@ class Reducer {
         best = candidate;
         best_size = *size;
         progress = true;
+        if (progress_) progress_({best, best_size.statements, tried_});
         break;
       }
     }
@@ -234,6 +236,7 @@ class Reducer {
   }
 
   const Interesting& interesting_;
+  const ReduceProgress& progress_;
   int tried_ = 0;
 };
 
@@ -294,8 +297,9 @@ Interesting fails_target(const std::string& command, const std::string& dir) {
   };
 }
 
-Reduced reduce_program(const Program& p, const Interesting& interesting) {
-  return Reducer(interesting).run(p);
+Reduced reduce_program(const Program& p, const Interesting& interesting,
+                       const ReduceProgress& progress) {
+  return Reducer(interesting, progress).run(p);
 }
 
 namespace {
@@ -334,7 +338,8 @@ std::pair<std::string, std::string> defined_and_first_operand(const std::string&
 
 }  // namespace
 
-Reduced reduce_lines(const std::string& text, const Interesting& interesting) {
+Reduced reduce_lines(const std::string& text, const Interesting& interesting,
+                     const ReduceProgress& progress) {
   std::vector<std::string> lines;
   for (size_t start = 0; start < text.size();) {
     size_t end = text.find('\n', start);
@@ -352,6 +357,7 @@ Reduced reduce_lines(const std::string& text, const Interesting& interesting) {
     ++tried;
     if (!interesting(join(candidate))) return false;
     lines = std::move(candidate);
+    if (progress) progress({join(lines), count_statements(join(lines)), tried});
     return true;
   };
   for (bool progress = true; progress;) {

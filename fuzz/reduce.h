@@ -52,11 +52,16 @@ struct Reduced {
   int candidates_tried = 0;
 };
 
-Reduced reduce_program(const Program& p, const Interesting& interesting);
+// Called after each accepted candidate with the size so far.
+using ReduceProgress = std::function<void(const Reduced& so_far)>;
+
+Reduced reduce_program(const Program& p, const Interesting& interesting,
+                       const ReduceProgress& progress = {});
 
 // Delta debugging on lines, for texts that are not well typed (the rejection oracle): drops
 // lines while the text stays interesting.
-Reduced reduce_lines(const std::string& text, const Interesting& interesting);
+Reduced reduce_lines(const std::string& text, const Interesting& interesting,
+                     const ReduceProgress& progress = {});
 
 // Statements of a printed program (lines that are not blank or comments).
 int count_statements(const std::string& text);

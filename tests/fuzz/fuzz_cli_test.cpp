@@ -215,6 +215,22 @@ TEST(ReduceCli, TakesAnExternalTest) {
   std::string text = testing::read_file(out);
   EXPECT_LE(count_statements(text), 6) << text;
   EXPECT_NE(text.find("# replay: " + script), std::string::npos) << text;
+  // The report keeps what the test said about the reduced program, and reduce showed progress.
+  EXPECT_NE(text.find("# the test's last output:\n#   "), std::string::npos) << text;
+  EXPECT_NE(text.find("differs"), std::string::npos) << text;
+  EXPECT_NE(c.err.find("reduce: "), std::string::npos) << c.err;
+}
+
+// A test that hangs is stopped after --timeout and counts as not failing.
+TEST(ReduceCli, ATestThatHangsTimesOut) {
+  std::string in = failing_program("flip_off_by_one");
+  auto start = std::chrono::steady_clock::now();
+  auto c = testing::run_uopc("reduce --test 'sleep 600 ; true' --timeout 1 -o " +
+                             ::testing::TempDir() + "/never.uir " + in);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
+  EXPECT_NE(c.err.find("(exit 0 within --timeout 1 s) to begin with"), std::string::npos) << c.err;
+  EXPECT_LT(seconds, 30);
 }
 
 TEST(ReduceCli, RefusesAProgramThatDoesNotFail) {
