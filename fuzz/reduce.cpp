@@ -60,6 +60,21 @@ Program keep_roots(const Program& p, size_t drop) {
   return q;
 }
 
+// p with its k-th root, an assert, replaced by an output: one of the assert's operands. A
+// test written as "assert x against its expected literals" then shrinks like any program
+// whose output is wrong, and loses the expected values it no longer needs.
+Program assert_as_output(const Program& p, size_t k, size_t side) {
+  Program q;
+  q.file = p.file;
+  size_t i = 0;
+  for (const Statement& s : p.statements) {
+    if (!s.is_assert() && s.used) continue;
+    bool mine = i++ == k;
+    q.statements.push_back({s.name, mine ? s.node->src[side] : s.node, s.line, false});
+  }
+  return q;
+}
+
 // How big a program is: statements first, then the elements of all its values, then text.
 struct Size {
   int statements = 0;
@@ -204,6 +219,12 @@ class Reducer {
     std::vector<std::string> out;
     size_t roots = p.roots().size();
     for (size_t k = 0; roots > 1 && k < roots; ++k) out.push_back(print_program(keep_roots(p, k)));
+    std::vector<const Statement*> root_statements;
+    for (const Statement& s : p.statements)
+      if (s.is_assert() || !s.used) root_statements.push_back(&s);
+    for (size_t k = 0; k < root_statements.size(); ++k)
+      if (root_statements[k]->is_assert())
+        for (size_t side : {0, 1}) out.push_back(print_program(assert_as_output(p, k, side)));
     std::vector<const UOp*> order = topo_order(p.roots());
     std::reverse(order.begin(), order.end());
     for (const UOp* n : order) {
