@@ -237,8 +237,9 @@ class Reducer {
         out.push_back(
             print_program(substitute(p, n, reshape(buffer(n->numel(), n->dtype, slot), n->shape))));
       }
+      UOpRef zero = literal(Scalar::zero(n->dtype));
       out.push_back(
-          print_program(substitute(p, n, expand(literal(Scalar::zero(n->dtype)), n->shape))));
+          print_program(substitute(p, n, n->rank() == 0 ? zero : expand(zero, n->shape))));
       bool literals = n->op == Op::Stack || (n->op == Op::Reshape && n->src[0]->op == Op::Stack);
       if (!literals && n->op != Op::Buffer)
         if (UOpRef value = frozen(n)) out.push_back(print_program(substitute(p, n, value)));

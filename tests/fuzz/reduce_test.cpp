@@ -2,12 +2,15 @@
 // that still trip it, for every planted bug.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
 #include "ir/print.h"
+#include "tests/support/run.h"
 
 namespace uopc {
 
@@ -96,6 +99,38 @@ TEST(Reduce, ShrinksShapes) {
   EXPECT_LE(r.statements, 3) << r.text;
   EXPECT_LE(elements, 3 * 12) << r.text;
 }
+
+// Hand-written programs, as the course writes them (values checked by asserts against
+// literals): every acceptance case that a planted bug makes fail reduces, under that bug, to
+// at most four statements that still fail the same way.
+class ReduceCases : public ::testing::TestWithParam<PlantInfo> {
+ protected:
+  void TearDown() override { set_plant(Plant::None); }
+};
+
+TEST_P(ReduceCases, EveryFailingCaseToAtMostFourStatements) {
+  set_plant(GetParam().plant);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  int failing = 0;
+  for (const auto& e : std::filesystem::directory_iterator(UOPC_CASES_DIR)) {
+    std::string name = e.path().filename().string();
+    if (e.path().extension() != ".uir" || name.rfind("err_", 0) == 0) continue;
+    std::string text = testing::read_file(e.path().string());
+    Program p = parse_program(text, name);
+    std::optional<Failure> f = check_program(p, *tcc, true);
+    if (!f) continue;
+    ++failing;
+    std::string signature = failure_signature(*f, p, *tcc);
+    Interesting still_fails = fails_oracle(f->oracle, *tcc, signature);
+    Reduced r = reduce_program(p, still_fails);
+    EXPECT_LE(r.statements, 4) << name << " (" << signature << ") reduced to:\n" << r.text;
+    EXPECT_TRUE(still_fails(r.text)) << name << ":\n" << r.text;
+  }
+  std::printf("%s: %d failing cases reduced\n", std::string(GetParam().name).c_str(), failing);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ReduceCases, ::testing::ValuesIn(plant_list()),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(All, ReduceBug, ::testing::ValuesIn(plant_list()),
                          [](const auto& info) { return std::string(info.param.name); });
