@@ -240,6 +240,19 @@ class Reducer {
       UOpRef zero = literal(Scalar::zero(n->dtype));
       out.push_back(
           print_program(substitute(p, n, n->rank() == 0 ? zero : expand(zero, n->shape))));
+      // A source of another shape with as many elements, reshaped: the statements between
+      // them go (a reshape chain, a permute whose order does not matter to the failure).
+      for (const UOpRef& src : n->src)
+        if (src->dtype == n->dtype && src->shape != n->shape && src->numel() == n->numel() &&
+            src->op != Op::Const)
+          out.push_back(print_program(substitute(p, n, reshape(src, n->shape))));
+      // A literal tensor becomes one of its values, expanded.
+      if (n->op == Op::Stack && n->rank() == 1) {
+        std::set<uint32_t> seen;
+        for (const UOpRef& v : n->src)
+          if (v->op == Op::Const && seen.insert(v->value.bits).second && seen.size() <= 4)
+            out.push_back(print_program(substitute(p, n, expand(v, n->shape))));
+      }
       bool literals = n->op == Op::Stack || (n->op == Op::Reshape && n->src[0]->op == Op::Stack);
       if (!literals && n->op != Op::Buffer)
         if (UOpRef value = frozen(n)) out.push_back(print_program(substitute(p, n, value)));
