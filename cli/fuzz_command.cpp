@@ -128,7 +128,7 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   try {
     p = parse_program(r.failure.program, "failing.uir");
   } catch (const UserError&) {  // a rejection failure: the text breaks a rule on purpose
-    r.signature = r.failure.oracle + "-" + r.failure.detail.substr(r.failure.detail.rfind(' ') + 1);
+    r.signature = failure_signature(r.failure, Program{}, backend, r.failure.config);
     return r;
   }
   const EngineConfig config = r.failure.config;

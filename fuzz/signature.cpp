@@ -1,5 +1,6 @@
 #include "fuzz/signature.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
@@ -103,8 +104,20 @@ std::string oracle_family(const std::string& oracle) {
   return oracle == "memory" || oracle == "composites" ? "engines" : oracle;
 }
 
+// A wrongly accepted program is named by the type rule it breaks: "rejection-pad_length".
+std::optional<std::string> by_rule(const Failure& f) {
+  const std::string from = "breaks the ", to = " rule";
+  size_t a = f.detail.find(from), b = f.detail.rfind(to);
+  if (f.oracle != "rejection" || a == std::string::npos || b == std::string::npos || b <= a)
+    return std::nullopt;
+  std::string rule = f.detail.substr(a + from.size(), b - a - from.size());
+  std::replace(rule.begin(), rule.end(), ' ', '_');
+  return "rejection-" + rule;
+}
+
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config) {
+  if (std::optional<std::string> rule = by_rule(f)) return *rule;
   std::string family = oracle_family(f.oracle);
   if (family != "engines" && family != "cost" && family != "ub" && family != "roundtrip")
     return by_outputs(f, p);

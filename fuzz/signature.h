@@ -12,9 +12,9 @@
 //
 // Families: "engines" (the engines, memory and composites oracles: the compiled engine
 // computes a value the interpreter does not), "cost", "ub" (a plain C op that overflows),
-// "roundtrip". Other failures (rejection,
-// crash, timeout, target), and failures no single node shows, are named by their oracle and
-// the ops of the outputs involved.
+// "roundtrip". A wrongly accepted program is named by the type rule it breaks
+// ("rejection-pad_length"). Other failures (crash, timeout, target), and failures no single node
+// shows, are named by their oracle and the ops of the outputs involved.
 #pragma once
 
 #include <string>

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "fuzz/reduce.h"
 #include "tests/support/run.h"
@@ -159,6 +160,39 @@ TEST(FuzzCli, AFailureLeavesAFileWithoutACorpus) {
   ASSERT_NE(at, std::string::npos) << text;
   at += std::string("# replay: uopc ").size();
   EXPECT_EQ(run_uopc(text.substr(at, text.find('\n', at) - at)).exit_code, 1) << text;
+}
+
+// A bug that lets ill-typed programs through is named by the type rules they break, not by
+// the ops of whatever program happened to show it.
+TEST(FuzzCli, WronglyAcceptedProgramsAreNamedByTheirRule) {
+  std::string dir = ::testing::TempDir() + "/rules-corpus";
+  std::filesystem::remove_all(dir);
+  auto c = run_uopc(
+      "fuzz --plant skip_static_checks --max-programs 1200 --seconds 60 --seed 5 "
+      "--corpus " +
+      dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  const std::set<std::string> rules = {"reshape_element_count",
+                                       "reduce_pop",
+                                       "pad_length",
+                                       "dtype",
+                                       "permutation",
+                                       "permutation_length",
+                                       "flip_axes",
+                                       "flip_axis_range",
+                                       "shrink_bounds",
+                                       "expand",
+                                       "index_range",
+                                       "shrink_provability",
+                                       "stack_shapes"};
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::string name = e.path().stem().string();
+    ++files;
+    ASSERT_EQ(name.rfind("rejection-", 0), 0u) << name;
+    EXPECT_TRUE(rules.count(name.substr(10))) << name;
+  }
+  EXPECT_GT(files, 0);
 }
 
 TEST(FuzzCli, BadArgumentsExitTwo) {
