@@ -246,6 +246,12 @@ class Reducer {
         if (src->dtype == n->dtype && src->shape != n->shape && src->numel() == n->numel() &&
             src->op != Op::Const)
           out.push_back(print_program(substitute(p, n, reshape(src, n->shape))));
+      // A reshape of a reshape reads the first one's source directly.
+      if (n->op == Op::Reshape && n->src[0]->op == Op::Reshape) {
+        const UOpRef& x = n->src[0]->src[0];
+        out.push_back(
+            print_program(substitute(p, n, x->shape == n->shape ? x : reshape(x, n->shape))));
+      }
       // A literal tensor becomes one of its values, expanded.
       if (n->op == Op::Stack && n->rank() == 1) {
         std::set<uint32_t> seen;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "fuzz/reduce.h"
 #include "ir/build.h"
 
 namespace uopc {
@@ -115,10 +116,64 @@ std::optional<std::string> by_rule(const Failure& f) {
   return "rejection-" + rule;
 }
 
+// The kernel options a failure needs, by kind ("upcast", "threads"): none when it shows
+// without options and on one thread (then an op's rule is wrong), else what is left after
+// dropping, one at a time, every option it also shows without.
+std::vector<std::string> options_needed(const std::string& family, const Program& p,
+                                        Backend& backend, const EngineConfig& config) {
+  auto fails = [&](const EngineConfig& c) {
+    return failure_in_family(family, p, backend, c).has_value();
+  };
+  EngineConfig plain;
+  plain.threads = 1;
+  if (fails(plain)) return {};
+  EngineConfig c = config;
+  Opts& o = c.opts.fixed;
+  using Drop = std::function<void(EngineConfig&)>;
+  const std::pair<const char*, Drop> drops[] = {
+      {"upcast", [](EngineConfig& e) { e.opts.fixed.upcast.clear(); }},
+      {"unroll", [](EngineConfig& e) { e.opts.fixed.unroll = 1; }},
+      {"tile", [](EngineConfig& e) { e.opts.fixed.tile.clear(); }},
+      {"thread", [](EngineConfig& e) { e.opts.fixed.thread.reset(); }},
+      {"block", [](EngineConfig& e) { e.opts.fixed.block = 1; }},
+      {"threads", [](EngineConfig& e) { e.threads = 1; }},
+  };
+  std::vector<std::string> kinds;
+  if (c.opts.mode == OptsChoice::Mode::Auto) kinds.push_back("auto");
+  for (const auto& [kind, drop] : drops) {
+    EngineConfig t = c;
+    drop(t);
+    bool set = !(t.opts.fixed == o) || t.threads != c.threads;
+    if (!set || (c.opts.mode != OptsChoice::Mode::Fixed && std::string(kind) != "threads"))
+      continue;
+    if (fails(t))
+      c = t;
+    else
+      kinds.push_back(kind);
+  }
+  return kinds;
+}
+
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config) {
   if (std::optional<std::string> rule = by_rule(f)) return *rule;
   std::string family = oracle_family(f.oracle);
+  // The ub oracle names the C operator whose decision broke, which is the cause wherever the
+  // operator sat (an index of a flip, a user's mod): "ub-sub"; idiv and mod share one decision.
+  if (family == "ub") {
+    size_t at = f.detail.find(": ");
+    std::string op =
+        at == std::string::npos ? "" : f.detail.substr(at + 2, f.detail.find(' ', at + 2) - at - 2);
+    if (op == "idiv" || op == "mod") op = "division";
+    if (!op.empty()) return "ub-" + op;
+  }
+  // A failure that needs kernel options is the options' bug, whichever op shows it.
+  if (family == "engines" || family == "cost" || family == "ub") {
+    std::string kinds;
+    for (const std::string& k : options_needed(family, p, backend, config))
+      kinds += (kinds.empty() ? "" : "+") + k;
+    if (!kinds.empty()) return family + "-" + kinds;
+  }
   if (family != "engines" && family != "cost" && family != "ub" && family != "roundtrip")
     return by_outputs(f, p);
   if (std::optional<Op> op = culprit(family, p, backend, config))

@@ -12,9 +12,13 @@
 //
 // Families: "engines" (the engines, memory and composites oracles: the compiled engine
 // computes a value the interpreter does not), "cost", "ub" (a plain C op that overflows),
-// "roundtrip". A wrongly accepted program is named by the type rule it breaks
-// ("rejection-pad_length"). Other failures (crash, timeout, target), and failures no single node
-// shows, are named by their oracle and the ops of the outputs involved.
+// "roundtrip". Some causes are named without localizing: a wrongly accepted program by the
+// type rule it breaks ("rejection-pad_length"); a ub failure by the C operator whose decision
+// broke ("ub-sub", "ub-division"); and a failure that goes away without kernel options and on
+// one thread by the options it still needs once each one it shows without is dropped
+// ("engines-upcast", "engines-thread+threads"), whichever op the options happened to reach. Other
+// failures (crash, timeout, target), and failures no single node shows, are named by their oracle
+// and the ops of the outputs involved.
 #pragma once
 
 #include <string>
