@@ -309,17 +309,17 @@ struct Smt::Impl {
 
   // Sources first, without walking into leaves: a load's address is not part of its value.
   z3::expr encode(const UOpRef& root) {
-    std::vector<std::pair<const UOp*, bool>> todo{{root.get(), false}};
-    while (!todo.empty()) {
-      auto [n, expanded] = todo.back();
-      todo.pop_back();
+    std::vector<std::pair<const UOp*, bool>> pending{{root.get(), false}};
+    while (!pending.empty()) {
+      auto [n, expanded] = pending.back();
+      pending.pop_back();
       if (memo.count(n)) continue;
       if (expanded || is_leaf(*n)) {
         memo.emplace(n, is_leaf(*n) ? leaf(n) : node(*n));
         continue;
       }
-      todo.emplace_back(n, true);
-      for (const UOpRef& s : n->src) todo.emplace_back(s.get(), false);
+      pending.emplace_back(n, true);
+      for (const UOpRef& s : n->src) pending.emplace_back(s.get(), false);
     }
     return memo.at(root.get());
   }
