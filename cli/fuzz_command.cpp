@@ -142,7 +142,11 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     std::optional<Failure> again =
         a.target.empty() ? failure_in_family(oracle_family(r.failure.oracle), p, backend, config)
                          : check_target(p, a.target, dir);
-    if (again) r.failure = {again->oracle, again->detail, small.text, config};
+    if (again) {
+      // Named again on the small program, so the name speaks of ops it has.
+      r.failure = {again->oracle, again->detail, small.text, config};
+      r.signature = failure_signature(r.failure, p, backend, config);
+    }
   }
   return r;
 }

@@ -359,5 +359,28 @@ TEST(FuzzTarget, DiffsAnExternalEngine) {
   EXPECT_LE(count_statements(c.out.substr(at + 3, c.out.find("fuzz: ", at) - at - 3)), 6) << c.out;
 }
 
+// After minimizing, a failure is named again on the small program: a target's signature
+// names only ops its reproducer has.
+TEST(FuzzTarget, SignaturesNameOnlyOpsOfTheReproducer) {
+  std::string dir = ::testing::TempDir() + "/target-corpus";
+  std::filesystem::remove_all(dir);
+  std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
+  auto c = testing::run_uopc("fuzz --seconds 20 --max-programs 300 --seed 2 --minimize --corpus " +
+                             dir + " --target '" + run + " --plant stack_order_reversed'");
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    std::string name = e.path().stem().string(), text = testing::read_file(e.path().string());
+    std::string program = text.substr(text.find("\n%") + 1);
+    // target-OP1-OP2...: each op appears in a statement of the program
+    for (size_t at = name.find('-'); at != std::string::npos; at = name.find('-', at + 1)) {
+      std::string op = name.substr(at + 1, name.find('-', at + 1) - at - 1);
+      EXPECT_NE(program.find(" = " + op + " "), std::string::npos) << name << ":\n" << text;
+    }
+  }
+  EXPECT_GT(files, 0);
+}
+
 }  // namespace
 }  // namespace uopc
