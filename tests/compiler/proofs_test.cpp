@@ -97,6 +97,8 @@ const Pool& pool() {
     int64_t id = 0;
     for (const Interval& b : intervals()) p.vars.push_back(var(id++, b));
     for (int64_t k : constants()) p.consts.push_back(c(k));
+    // By their place in intervals(): [0, 3], [-8, -1], [-100, 100], all of i32, [-4, 3],
+    // [INT32_MIN, INT32_MIN + 3] and [INT32_MAX - 3, INT32_MAX].
     const UOpRef &small = p.vars[2], &neg = p.vars[9], &wide = p.vars[11], &any = p.vars[17];
     const UOpRef &across = p.vars[8], &low = p.vars[13], &high = p.vars[14];
     UOpRef other = var(id++, {0, 3}), other_neg = var(id++, {-3, 2});
