@@ -208,6 +208,23 @@ std::vector<UOpRef> constant_instances(Op o) {
 
 using Instances = std::function<std::vector<UOpRef>(Op)>;
 
+// op on every pair of variables and constants, and of booleans: the rules decided by bounds.
+std::vector<UOpRef> every_pair(Op o) {
+  const Pool& p = pool();
+  std::vector<UOpRef> out = pairs(o, cat({p.vars, p.consts}), cat({p.vars, p.consts}));
+  for (const UOpRef& m : pairs(o, p.bools, p.bools)) out.push_back(m);
+  return out;
+}
+
+// (x o a) o b over the divisor catalogue, for div_div and mod_mod.
+std::vector<UOpRef> nested(Op o) {
+  std::vector<UOpRef> out;
+  for (const UOpRef& x : {pool().vars[8], pool().vars[13], pool().vars[17]})
+    for (int64_t a : divisors())
+      for (int64_t b : divisors()) out.push_back(op(o, op(o, x, c(a)), c(b)));
+  return out;
+}
+
 // For each rule, by name: the nodes (rooted at the rule's op) to prove it on.
 const std::map<std::string, Instances>& rule_instances() {
   static const std::map<std::string, Instances> table = {
@@ -263,36 +280,10 @@ const std::map<std::string, Instances>& rule_instances() {
          for (int64_t d : {2, 3, 4, 8, 1 << 29}) ds.push_back(c(d));
          return pairs(o, pool().sums, ds);
        }},
-      {"div_div",
-       [](Op) {
-         std::vector<UOpRef> out;
-         for (const UOpRef& x : {pool().vars[8], pool().vars[13], pool().vars[17]})
-           for (int64_t a : divisors())
-             for (int64_t b : divisors()) out.push_back(op(Op::Idiv, op(Op::Idiv, x, c(a)), c(b)));
-         return out;
-       }},
-      {"mod_mod",
-       [](Op) {
-         std::vector<UOpRef> out;
-         for (const UOpRef& x : {pool().vars[8], pool().vars[13], pool().vars[17]})
-           for (int64_t a : divisors())
-             for (int64_t b : divisors()) out.push_back(op(Op::Mod, op(Op::Mod, x, c(a)), c(b)));
-         return out;
-       }},
-      {"minmax_by_bounds",
-       [](Op o) {
-         const Pool& p = pool();
-         std::vector<UOpRef> out = pairs(o, cat({p.vars, p.consts}), cat({p.vars, p.consts}));
-         for (const UOpRef& m : pairs(o, p.bools, p.bools)) out.push_back(m);
-         return out;
-       }},
-      {"compare_by_bounds",
-       [](Op o) {
-         const Pool& p = pool();
-         std::vector<UOpRef> out = pairs(o, cat({p.vars, p.consts}), cat({p.vars, p.consts}));
-         for (const UOpRef& m : pairs(o, p.bools, p.bools)) out.push_back(m);
-         return out;
-       }},
+      {"div_div", nested},
+      {"mod_mod", nested},
+      {"minmax_by_bounds", every_pair},
+      {"compare_by_bounds", every_pair},
       {"where_decided",
        [](Op) {
          const Pool& p = pool();
