@@ -19,6 +19,23 @@ UOpRef shrink_axis(const UOpRef& x, int axis, int64_t begin, int64_t end) {
   return shrink(x, offsets, shape);
 }
 
+// x viewed as [before, n, after] around `axis`, so a composite works at rank 3 whatever x's
+// rank (its stacks add an axis, which a value of the largest rank does not have to spare).
+UOpRef around(const UOpRef& x, int axis) {
+  const Shape& s = x->shape;
+  int64_t before = 1, after = 1;
+  for (int k = 0; k < axis; ++k) before *= s[static_cast<size_t>(k)];
+  for (int k = axis + 1; k < x->rank(); ++k) after *= s[static_cast<size_t>(k)];
+  return reshape(x, {before, s[static_cast<size_t>(axis)], after});
+}
+
+// A rank-3 value from around() back in x's shape, its axis now `n` long.
+UOpRef back(const UOpRef& y, const UOpRef& x, int axis, int64_t n) {
+  Shape shape = x->shape;
+  shape[static_cast<size_t>(axis)] = n;
+  return reshape(y, shape);
+}
+
 }  // namespace
 
 UOpRef move_axis(const UOpRef& x, int from, int to) {
@@ -32,10 +49,10 @@ UOpRef move_axis(const UOpRef& x, int from, int to) {
 // stack(a, b)[t, ...] moved next to `axis` and merged with it: element p of the axis is
 // a[p] for p < n and b[p - n] after.
 UOpRef concat2(const UOpRef& a, const UOpRef& b, int axis) {
-  UOpRef s = move_axis(stack({a, b}), 0, axis);
-  Shape shape = a->shape;
-  shape[axis] *= 2;
-  return reshape(s, shape);
+  UOpRef s = move_axis(stack({around(a, axis), around(b, axis)}), 0, 1);
+  Shape shape = s->shape;  // [before, 2, n, after]
+  UOpRef merged = reshape(s, {shape[0], 2 * shape[2], shape[3]});
+  return back(merged, a, axis, 2 * a->shape[static_cast<size_t>(axis)]);
 }
 
 UOpRef full_like(const Shape& shape, Scalar value) {
@@ -83,10 +100,11 @@ UOpRef anti_eye(int64_t n) {
 
 // y[..., i] = sum_j x[..., j] * M[j, i] with the anti-identity M (i32, so the sum is exact);
 // other dtypes stack the one-element windows x[n-1], ..., x[0].
-UOpRef flip_axis(const UOpRef& x, int axis) {
-  int64_t n = x->shape[axis];
-  if (n <= 1) return x;
-  int last = x->rank() - 1;
+UOpRef flip_axis(const UOpRef& x0, int axis0) {
+  int64_t n = x0->shape[static_cast<size_t>(axis0)];
+  if (n <= 1) return x0;
+  UOpRef x = around(x0, axis0);
+  int axis = 1, last = 2;
   UOpRef xl = move_axis(x, axis, last);
   Shape lead(xl->shape.begin(), xl->shape.end() - 1);
   UOpRef y;
@@ -114,7 +132,7 @@ UOpRef flip_axis(const UOpRef& x, int axis) {
     UOpRef s = move_axis(stack(parts), 0, last);  // lead + [n, 1]
     y = reshape(s, xl->shape);
   }
-  return move_axis(y, last, axis);
+  return back(move_axis(y, last, axis), x0, axis0, n);
 }
 
 UOpRef composite_flip(const UOpRef& x0, const std::vector<int64_t>& axes) {

@@ -72,6 +72,12 @@ TEST(Oracles, CompositesOfEveryDtypeAndLongPadding) {
       "9] value=-0.0\n",
       "%x = buffer 6 dtype=bool\n%f = flip %x axes=[0]\n%p = pad %f pads=[13 2] value=true\n",
       "%x = buffer 0\n%p = pad %x pads=[2 3]\n",
+      // At the largest rank: a composite must not need a rank above it for its stacks.
+      "%x = buffer 256 dtype=i32\n%m = reshape %x shape=[2 2 2 2 2 2 2 2]\n"
+      "%f = flip %m axes=[0 3 7]\n%p = pad %f pads=[1 0 0 0 0 2 0 0 0 0 0 0 0 0 1 1]\n",
+      "%x = buffer 256\n%m = reshape %x shape=[2 2 2 2 2 2 2 2]\n%f = flip %m axes=[1 7]\n"
+      "%p = pad %f pads=[0 0 0 0 0 0 0 0 0 0 0 0 0 0 3 0] value=2.5\n",
+      "%x = buffer 0\n%m = reshape %x shape=[4 4 4 0 1 1 1 1]\n%f = flip %m axes=[0 1 2 4]\n",
   };
   for (const char* text : programs) {
     Program p = parse_program(text, "t.uir");
