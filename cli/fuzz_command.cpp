@@ -24,6 +24,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
+#include "fuzz/triage.h"
 #include "ir/error.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
@@ -131,22 +132,28 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     r.signature = failure_signature(r.failure, Program{}, backend, r.failure.config);
     return r;
   }
-  const EngineConfig config = r.failure.config;
-  r.signature = failure_signature(r.failure, p, backend, config);
-  if (a.minimize && r.failure.oracle != "rejection") {
-    Reduced small = reduce_program(
-        p, a.target.empty() ? fails_oracle(r.failure.oracle, backend, r.signature, config)
-                            : fails_target(a.target, dir));
-    r.failure.program = small.text;
-    p = parse_program(small.text, "reduced.uir");
-    std::optional<Failure> again =
-        a.target.empty() ? failure_in_family(oracle_family(r.failure.oracle), p, backend, config)
-                         : check_target(p, a.target, dir);
-    if (again) {
-      // Named again on the small program, so the name speaks of ops it has.
-      r.failure = {again->oracle, again->detail, small.text, config};
-      r.signature = failure_signature(r.failure, p, backend, config);
+  if (!a.target.empty()) {
+    if (a.minimize) {
+      Reduced small = reduce_program(p, fails_target(a.target, dir, r.failure));
+      p = parse_program(small.text, "reduced.uir");
+      if (std::optional<Failure> again = check_target(p, a.target, dir)) r.failure = *again;
     }
+    r.signature = target_signature(r.failure, p, a.target, dir);
+    return r;
+  }
+  EngineConfig config = r.failure.config;
+  r.signature = failure_signature(r.failure, p, backend, config);
+  if (!a.minimize || r.failure.oracle == "rejection") return r;
+  std::string oracle = r.failure.oracle, signature = r.signature;
+  Minimized small = minimize(p, config, [&](const EngineConfig& c) {
+    return fails_oracle(oracle, backend, signature, c);
+  });
+  config = small.config;
+  p = parse_program(small.reduced.text, "reduced.uir");
+  if (std::optional<Failure> again = failure_in_family(oracle_family(oracle), p, backend, config)) {
+    // Named again on the small program, so the name speaks of ops it has.
+    r.failure = {again->oracle, again->detail, small.reduced.text, config};
+    r.signature = failure_signature(r.failure, p, backend, config);
   }
   return r;
 }
@@ -393,6 +400,7 @@ class Driver {
   }
 
   void add(Record r) {
+    r.signature = triage_.group_of(r.signature, r.failure.program);
     Group& g = groups_[r.signature];
     ++g.count;
     if (g.count == 1 && g.smallest.failure.program.empty()) {
@@ -422,7 +430,7 @@ class Driver {
         foreign_.insert(e.path().stem().string());
         continue;
       }
-      std::string signature = text.substr(13, text.find('\n') - 13);
+      std::string signature = triage_.group_of(text.substr(13, text.find('\n') - 13), text);
       Group& g = groups_[signature];
       g.smallest.failure.program = text;
       g.written = true;
@@ -535,6 +543,7 @@ class Driver {
   Shared* shared_ = nullptr;
   std::vector<Worker> workers_;
   std::map<std::string, Group> groups_;
+  Triage triage_;
   std::unique_ptr<Backend> tcc_ = make_tcc_backend();  // names crashes; never compiles
   int64_t start_ = 0, deadline_ = 0;
   int written_ = 0, known_ = 0;

@@ -123,8 +123,20 @@ int run_reduce(const ReduceArgs& a) {
     std::fprintf(stderr, "reduce: %d statements -> %d (%d candidates tried)\n", before,
                  so_far.statements, so_far.candidates_tried);
   };
-  Reduced r = oracle == "rejection" ? reduce_lines(read_source(a.path), interesting, progress)
-                                    : reduce_program(p, interesting, progress);
+  Reduced r;
+  EngineConfig before_config = config;
+  if (oracle == "rejection") {
+    r = reduce_lines(read_source(a.path), interesting, progress);
+  } else if (!signature.empty()) {  // the engine settings shrink too
+    Minimized m = minimize(
+        p, config,
+        [&](const EngineConfig& c) { return fails_oracle(oracle, *backend, signature, c); },
+        progress);
+    r = m.reduced;
+    config = m.config;
+  } else {
+    r = reduce_program(p, interesting, progress);
+  }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::string test_output;
@@ -158,8 +170,12 @@ int run_reduce(const ReduceArgs& a) {
                       (a.plant.empty() ? "" : " --plant " + a.plant) + " " + config.flags() + "\n"
                 : "# replay: " + a.test + " " + path + "\n";
   write_atomically(path, header + r.text);
-  std::printf("reduced %d statements to %d (%d candidates tried, %.1f s): %s\n", before,
-              r.statements, r.candidates_tried, seconds, path.c_str());
+  std::printf("reduced %d statements to %d (%d candidates tried, %.1f s%s): %s\n", before,
+              r.statements, r.candidates_tried, seconds, r.one_minimal ? ", 1-minimal" : "",
+              path.c_str());
+  if (before_config.flags() != config.flags())
+    std::printf("engine settings %s -> %s\n", before_config.flags().c_str(),
+                config.flags().c_str());
   return 0;
 }
 

@@ -185,32 +185,42 @@ UOpRef frozen(const UOp* n) {
   return reshape(stack(parts), n->shape);
 }
 
+// `src` read with `shape` through movement ops, when that is a plain matter: as many elements
+// (a reshape), or axis by axis a longer one shrunk from 0 and a size-1 one expanded, a single
+// element first reshaped to the rank. Null when it is not.
+UOpRef fitted(const UOpRef& src, const Shape& shape) try {
+  if (src->numel() == element_count(shape)) return src->shape == shape ? src : reshape(src, shape);
+  UOpRef x = src;
+  int rank = static_cast<int>(shape.size());
+  if (x->numel() == 1 && x->rank() != rank) x = reshape(x, Shape(shape.size(), 1));
+  if (x->rank() != rank) return nullptr;
+  Shape shrunk = x->shape;
+  for (size_t k = 0; k < shape.size(); ++k)
+    if (shrunk[k] > shape[k] && shape[k] > 0) shrunk[k] = shape[k];
+  if (shrunk != x->shape)
+    x = shrink(x, std::vector<UOpRef>(shape.size(), literal(Scalar::of_i32(0))), shrunk);
+  for (size_t k = 0; k < shape.size(); ++k)
+    if (x->shape[k] != shape[k] && x->shape[k] != 1) return nullptr;
+  return x->shape == shape ? x : expand(x, shape);
+} catch (const UserError&) {
+  return nullptr;
+}
+
 class Reducer {
  public:
   Reducer(const Interesting& interesting, const ReduceProgress& progress)
       : interesting_(interesting), progress_(progress) {}
 
   Reduced run(const Program& start) {
-    std::string best = print_program(start);
-    Size best_size = *measure(best);
-    for (bool progress = true; progress;) {
-      progress = false;
-      std::optional<Program> p = reparse(best);
-      if (!p) break;
-      for (const std::string& candidate : candidates(*p, best)) {
-        // Strictly smaller, so reduction always ends.
-        std::optional<Size> size = measure(candidate);
-        if (!size || *size >= best_size) continue;
-        ++tried_;
-        if (!interesting_(candidate)) continue;
-        best = candidate;
-        best_size = *size;
-        progress = true;
-        if (progress_) progress_({best, best_size.statements, tried_});
-        break;
+    best_ = print_program(start);
+    best_size_ = *measure(best_);
+    for (;;) {
+      while (accept_first([this](const Program& p) { return candidates(p, best_); })) {
       }
+      // Nothing more drastic works: the final pass, and the drastic ones again if it helped.
+      if (!accept_first([this](const Program&) { return single_removals(best_); })) break;
     }
-    return {best, count_statements(best), tried_};
+    return {best_, count_statements(best_), tried_, true};
   }
 
  private:
@@ -240,12 +250,13 @@ class Reducer {
       UOpRef zero = literal(Scalar::zero(n->dtype));
       out.push_back(
           print_program(substitute(p, n, n->rank() == 0 ? zero : expand(zero, n->shape))));
-      // A source of another shape with as many elements, reshaped: the statements between
-      // them go (a reshape chain, a permute whose order does not matter to the failure).
+      // A source of another shape, fitted by a reshape, shrink or expand: the statements
+      // between them go (a reshape chain, a permute whose order does not matter to the
+      // failure, a pad whose border does not).
       for (const UOpRef& src : n->src)
-        if (src->dtype == n->dtype && src->shape != n->shape && src->numel() == n->numel() &&
-            src->op != Op::Const)
-          out.push_back(print_program(substitute(p, n, reshape(src, n->shape))));
+        if (src->dtype == n->dtype && src->shape != n->shape && src->op != Op::Const)
+          if (UOpRef fit = fitted(src, n->shape))
+            out.push_back(print_program(substitute(p, n, fit)));
       // A reshape of a reshape reads the first one's source directly.
       if (n->op == Op::Reshape && n->src[0]->op == Op::Reshape) {
         const UOpRef& x = n->src[0]->src[0];
@@ -276,8 +287,29 @@ class Reducer {
     return out;
   }
 
+  // Takes the first candidate that is smaller (strictly, so reduction always ends) and still
+  // interesting; whether there was one.
+  template <typename Candidates>
+  bool accept_first(const Candidates& make) {
+    std::optional<Program> p = reparse(best_);
+    if (!p) return false;
+    for (const std::string& candidate : make(*p)) {
+      std::optional<Size> size = measure(candidate);
+      if (!size || *size >= best_size_) continue;
+      ++tried_;
+      if (!interesting_(candidate)) continue;
+      best_ = candidate;
+      best_size_ = *size;
+      if (progress_) progress_({best_, best_size_.statements, tried_});
+      return true;
+    }
+    return false;
+  }
+
   const Interesting& interesting_;
   const ReduceProgress& progress_;
+  std::string best_;
+  Size best_size_;
   int tried_ = 0;
 };
 
@@ -331,16 +363,93 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend, const std:
   };
 }
 
-Interesting fails_target(const std::string& command, const std::string& dir) {
-  return [command, dir](const std::string& text) {
+Interesting fails_target(const std::string& command, const std::string& dir,
+                         const Failure& failure) {
+  return [command, dir, kind = target_kind(failure)](const std::string& text) {
     std::optional<Program> p = reparse(text);
-    return p && check_target(*p, command, dir).has_value();
+    if (!p) return false;
+    std::optional<Failure> f = check_target(*p, command, dir);
+    return f && target_kind(*f) == kind;
   };
 }
 
 Reduced reduce_program(const Program& p, const Interesting& interesting,
                        const ReduceProgress& progress) {
   return Reducer(interesting, progress).run(p);
+}
+
+namespace {
+
+// Smaller settings than c, from the most to the least drastic.
+std::vector<EngineConfig> smaller_configs(const Program& p, const EngineConfig& c) {
+  std::vector<EngineConfig> out;
+  auto with = [&](auto edit) {
+    EngineConfig t = c;
+    edit(t);
+    out.push_back(t);
+  };
+  if (c.threads > 1) with([](EngineConfig& t) { t.threads = 1; });
+  if (c.opts.mode == OptsChoice::Mode::None) return out;
+  with([](EngineConfig& t) { t.opts = {}; });
+  if (c.opts.mode == OptsChoice::Mode::Auto) {
+    for (const Statement* s : p.outputs())
+      with([&](EngineConfig& t) { t.opts = {OptsChoice::Mode::Fixed, auto_opts(*s->node)}; });
+    return out;
+  }
+  const Opts& o = c.opts.fixed;
+  // Plain names, not structured bindings, which clang 14 cannot capture in a lambda.
+  for (const auto& entry : o.upcast) {
+    int axis = entry.first;
+    int64_t f = entry.second;
+    with([&](EngineConfig& t) { t.opts.fixed.upcast.erase(axis); });
+    if (f > 2) with([&](EngineConfig& t) { t.opts.fixed.upcast[axis] = f / 2; });
+  }
+  for (const auto& entry : o.tile) {
+    int axis = entry.first;
+    int64_t size = entry.second;
+    with([&](EngineConfig& t) { t.opts.fixed.tile.erase(axis); });
+    if (size > 1) with([&](EngineConfig& t) { t.opts.fixed.tile[axis] = size / 2; });
+  }
+  if (o.unroll > 1) {
+    with([](EngineConfig& t) { t.opts.fixed.unroll = 1, t.opts.fixed.unroll_in_order = false; });
+    if (!o.unroll_in_order) with([](EngineConfig& t) { t.opts.fixed.unroll_in_order = true; });
+    if (o.unroll > 2) with([&](EngineConfig& t) { t.opts.fixed.unroll = o.unroll / 2; });
+  }
+  if (o.thread) with([](EngineConfig& t) { t.opts.fixed.thread.reset(); });
+  if (o.block > 1) {
+    with([](EngineConfig& t) { t.opts.fixed.block = 1; });
+    if (o.block > 2) with([&](EngineConfig& t) { t.opts.fixed.block = o.block / 2; });
+  }
+  if (c.threads > 2) with([](EngineConfig& t) { t.threads = 2; });
+  return out;
+}
+
+}  // namespace
+
+EngineConfig reduce_config(const Program& p, const EngineConfig& config, const FailsUnder& fails) {
+  EngineConfig c = config;
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const EngineConfig& t : smaller_configs(p, c))
+      if (fails(t)) {
+        c = t;
+        progress = true;
+        break;
+      }
+  }
+  return c;
+}
+
+Minimized minimize(const Program& p, const EngineConfig& config,
+                   const InterestingUnder& interesting, const ReduceProgress& progress) {
+  Reduced r = reduce_program(p, interesting(config), progress);
+  Program small = parse_program(r.text, "reduced.uir");
+  EngineConfig c =
+      reduce_config(small, config, [&](const EngineConfig& t) { return interesting(t)(r.text); });
+  if (c.flags() == config.flags()) return {r, c};
+  Reduced again = reduce_program(small, interesting(c), progress);
+  again.candidates_tried += r.candidates_tried;
+  return {again, c};
 }
 
 namespace {
@@ -377,10 +486,21 @@ std::pair<std::string, std::string> defined_and_first_operand(const std::string&
   return {line.substr(0, eq), line.substr(op, end - op)};
 }
 
-}  // namespace
+// The names a statement reads, in order, each once.
+std::vector<std::string> operand_names(const std::string& line) {
+  std::vector<std::string> out;
+  size_t eq = line.find(" = ");
+  for (size_t at = line.find('%', eq == std::string::npos ? 0 : eq); at != std::string::npos;
+       at = line.find('%', at + 1)) {
+    size_t end = at + 1;
+    while (end < line.size() && is_name_char(line[end])) ++end;
+    std::string name = line.substr(at, end - at);
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
 
-Reduced reduce_lines(const std::string& text, const Interesting& interesting,
-                     const ReduceProgress& progress) {
+std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
   for (size_t start = 0; start < text.size();) {
     size_t end = text.find('\n', start);
@@ -388,11 +508,39 @@ Reduced reduce_lines(const std::string& text, const Interesting& interesting,
     lines.push_back(text.substr(start, end - start));
     start = end + 1;
   }
-  auto join = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (const std::string& l : v) out += l + "\n";
-    return out;
-  };
+  return lines;
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> single_removals(const std::string& text) {
+  std::vector<std::string> lines = split_lines(text), out;
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (count_statements(lines[k]) == 0) continue;
+    std::vector<std::string> fewer = lines;
+    fewer.erase(fewer.begin() + static_cast<ptrdiff_t>(k));
+    out.push_back(join_lines(fewer));
+    auto [name, first] = defined_and_first_operand(lines[k]);
+    if (name.empty()) continue;
+    for (const std::string& operand : operand_names(lines[k])) {
+      std::vector<std::string> bypassed = fewer;
+      for (size_t j = k; j < bypassed.size(); ++j) bypassed[j] = rename(bypassed[j], name, operand);
+      out.push_back(join_lines(bypassed));
+    }
+  }
+  return out;
+}
+
+Reduced reduce_lines(const std::string& text, const Interesting& interesting,
+                     const ReduceProgress& progress) {
+  std::vector<std::string> lines = split_lines(text);
+  auto join = join_lines;
   int tried = 0;
   auto attempt = [&](std::vector<std::string> candidate) {
     ++tried;
@@ -419,7 +567,7 @@ Reduced reduce_lines(const std::string& text, const Interesting& interesting,
     }
   }
   std::string out = join(lines);
-  return {out, count_statements(out), tried};
+  return {out, count_statements(out), tried, true};
 }
 
 }  // namespace uopc

@@ -37,8 +37,10 @@ using Interesting = std::function<bool(const std::string& text)>;
 Interesting fails_oracle(const std::string& oracle, Backend& backend,
                          const std::string& signature = "", const EngineConfig& config = {});
 
-// Still fails against an external engine (check_target), run in `dir`.
-Interesting fails_target(const std::string& command, const std::string& dir);
+// Still fails against an external engine (check_target), run in `dir`, in the same way: the
+// same target_kind (fuzz/signature.h) as `failure`.
+Interesting fails_target(const std::string& command, const std::string& dir,
+                         const Failure& failure);
 
 // The oracle a program fails first (engines/memory/cost, roundtrip, composites), if any.
 std::optional<Failure> first_failure(const Program& p, Backend& backend,
@@ -52,6 +54,7 @@ struct Reduced {
   std::string text;  // the smallest failing program found
   int statements = 0;
   int candidates_tried = 0;
+  bool one_minimal = false;  // no single statement of `text` can be removed
 };
 
 // Called after each accepted candidate with the size so far.
@@ -60,10 +63,38 @@ using ReduceProgress = std::function<void(const Reduced& so_far)>;
 Reduced reduce_program(const Program& p, const Interesting& interesting,
                        const ReduceProgress& progress = {});
 
+// Whether a program still fails under the given engine settings.
+using FailsUnder = std::function<bool(const EngineConfig& config)>;
+
+// The smallest engine settings under which `fails` still holds, a candidate at a time until none
+// is accepted: one thread; --opts auto replaced by none, or by the options auto gives one of p's
+// outputs, written out (so they can shrink like any others); each option dropped, one upcast or
+// tile axis at a time; an unrolled tree folded in order instead; each factor halved.
+EngineConfig reduce_config(const Program& p, const EngineConfig& config, const FailsUnder& fails);
+
+// A failing program and the engine settings it fails under, both reduced.
+struct Minimized {
+  Reduced reduced;
+  EngineConfig config;
+};
+
+// What a candidate must do to count as the same failure, under given engine settings.
+using InterestingUnder = std::function<Interesting(const EngineConfig& config)>;
+
+// The program reduced, then its engine settings (reduce_config), then the program again under
+// the smaller settings when they changed.
+Minimized minimize(const Program& p, const EngineConfig& config,
+                   const InterestingUnder& interesting, const ReduceProgress& progress = {});
+
 // Delta debugging on lines, for texts that are not well typed (the rejection oracle): drops
 // lines while the text stays interesting.
 Reduced reduce_lines(const std::string& text, const Interesting& interesting,
                      const ReduceProgress& progress = {});
+
+// Every way of taking one statement out of a program's text: its line deleted, or deleted with
+// its users reading one of its operands instead. reduce_program's last pass tries each, so what
+// it returns is 1-minimal: none of these is still interesting.
+std::vector<std::string> single_removals(const std::string& text);
 
 // Statements of a printed program (lines that are not blank or comments).
 int count_statements(const std::string& text);

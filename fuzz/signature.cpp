@@ -116,42 +116,42 @@ std::optional<std::string> by_rule(const Failure& f) {
   return "rejection-" + rule;
 }
 
-// The kernel options a failure needs, by kind ("upcast", "threads"): none when it shows
-// without options and on one thread (then an op's rule is wrong), else what is left after
-// dropping, one at a time, every option it also shows without.
+// The kernel options a failure needs, by kind ("upcast", "thread+threads"): what is left once
+// reduce_config has taken away every option the failure also shows without (none when it
+// shows without options on one thread: then an op's rule is wrong). An unroll folded in order
+// is an upcast of the reduce's axis, its copies indexed the same way, so only a failure that
+// needs the unrolled tree is named unroll.
 std::vector<std::string> options_needed(const std::string& family, const Program& p,
                                         Backend& backend, const EngineConfig& config) {
-  auto fails = [&](const EngineConfig& c) {
-    return failure_in_family(family, p, backend, c).has_value();
-  };
-  EngineConfig plain;
-  plain.threads = 1;
-  if (fails(plain)) return {};
-  EngineConfig c = config;
-  Opts& o = c.opts.fixed;
-  using Drop = std::function<void(EngineConfig&)>;
-  const std::pair<const char*, Drop> drops[] = {
-      {"upcast", [](EngineConfig& e) { e.opts.fixed.upcast.clear(); }},
-      {"unroll", [](EngineConfig& e) { e.opts.fixed.unroll = 1; }},
-      {"tile", [](EngineConfig& e) { e.opts.fixed.tile.clear(); }},
-      {"thread", [](EngineConfig& e) { e.opts.fixed.thread.reset(); }},
-      {"block", [](EngineConfig& e) { e.opts.fixed.block = 1; }},
-      {"threads", [](EngineConfig& e) { e.threads = 1; }},
-  };
+  EngineConfig c = reduce_config(p, config, [&](const EngineConfig& t) {
+    return failure_in_family(family, p, backend, t).has_value();
+  });
+  if (c.opts.mode == OptsChoice::Mode::Auto) return {"auto"};
+  const Opts& o = c.opts.fixed;
   std::vector<std::string> kinds;
-  if (c.opts.mode == OptsChoice::Mode::Auto) kinds.push_back("auto");
-  for (const auto& [kind, drop] : drops) {
-    EngineConfig t = c;
-    drop(t);
-    bool set = !(t.opts.fixed == o) || t.threads != c.threads;
-    if (!set || (c.opts.mode != OptsChoice::Mode::Fixed && std::string(kind) != "threads"))
-      continue;
-    if (fails(t))
-      c = t;
-    else
-      kinds.push_back(kind);
-  }
+  if (!o.upcast.empty() || (o.unroll > 1 && o.unroll_in_order)) kinds.push_back("upcast");
+  if (o.unroll > 1 && !o.unroll_in_order) kinds.push_back("unroll");
+  if (!o.tile.empty()) kinds.push_back("tile");
+  if (o.thread) kinds.push_back("thread");
+  if (o.block > 1) kinds.push_back("block");
+  if (c.threads > 1) kinds.push_back("threads");
   return kinds;
+}
+
+std::string target_kind(const Failure& f) {
+  if (f.detail.rfind("exited ", 0) == 0) return "exit" + f.detail.substr(7, f.detail.find(',') - 7);
+  return "value";
+}
+
+std::string target_signature(const Failure& f, const Program& p, const std::string& command,
+                             const std::string& dir) {
+  std::string kind = target_kind(f);
+  std::optional<Op> op = localize(p, [&](const Program& q) {
+    std::optional<Failure> g = check_target(q, command, dir);
+    return g && target_kind(*g) == kind;
+  });
+  std::string prefix = kind == "value" ? "target-" : "target-" + kind + "-";
+  return op ? prefix + std::string(op_name(*op)) : by_outputs(f, p);
 }
 
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,

@@ -16,9 +16,10 @@
 // type rule it breaks ("rejection-pad_length"); a ub failure by the C operator whose decision
 // broke ("ub-sub", "ub-division"); and a failure that goes away without kernel options and on
 // one thread by the options it still needs once each one it shows without is dropped
-// ("engines-upcast", "engines-thread+threads"), whichever op the options happened to reach. Other
-// failures (crash, timeout, target), and failures no single node shows, are named by their oracle
-// and the ops of the outputs involved.
+// (reduce_config in fuzz/reduce.h: "engines-upcast", "engines-thread+threads"), whichever op the
+// options happened to reach. A failure of an external engine is localized through that engine
+// (target_signature). Other failures (crash, timeout), and failures no single node shows, are
+// named by their oracle and the ops of the outputs involved.
 #pragma once
 
 #include <string>
@@ -32,6 +33,16 @@ namespace uopc {
 // `config`: how the compiled engine ran when `f` happened.
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config = {});
+
+// A failure of an external engine (check_target), localized the same way through the engine:
+// each node computed alone by it. "target-reshape" for a wrong value, "target-exit3-pad" for a
+// wrong exit status, as target_kind says.
+std::string target_signature(const Failure& f, const Program& p, const std::string& command,
+                             const std::string& dir);
+
+// What went wrong with an external engine: "value" (it printed another value) or "exitN" (it
+// exited with status N instead of the interpreter's).
+std::string target_kind(const Failure& f);
 
 // The family an oracle belongs to ("memory" -> "engines"), or the oracle itself.
 std::string oracle_family(const std::string& oracle);

@@ -125,6 +125,8 @@ TEST_P(ReduceCases, EveryFailingCaseToAtMostFourStatements) {
     Reduced r = reduce_program(p, still_fails);
     EXPECT_LE(r.statements, 4) << name << " (" << signature << ") reduced to:\n" << r.text;
     EXPECT_TRUE(still_fails(r.text)) << name << ":\n" << r.text;
+    for (const std::string& fewer : single_removals(r.text))
+      EXPECT_FALSE(still_fails(fewer)) << name << " is not 1-minimal:\n" << r.text;
   }
   std::printf("%s: %d failing cases reduced\n", std::string(GetParam().name).c_str(), failing);
 }

@@ -1,0 +1,108 @@
+// One bug, one signature: how failures are named and grouped, and how the engine settings a
+// failure needs are reduced. (That reduced programs are 1-minimal: tests/fuzz/reduce_test.cpp.)
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "fuzz/reduce.h"
+#include "fuzz/signature.h"
+#include "fuzz/triage.h"
+#include "ir/parse.h"
+#include "ir/plant.h"
+#include "tests/support/run.h"
+
+namespace uopc {
+namespace {
+
+class Planted : public ::testing::Test {
+ protected:
+  void TearDown() override { set_plant(Plant::None); }
+};
+
+TEST(Triage, FailuresWithTheSameProgramAreOneGroup) {
+  Triage t;
+  EXPECT_EQ(t.group_of("engines-cast", "%v = stack 1 2\n"), "engines-cast");
+  EXPECT_EQ(t.group_of("engines-stack", "# another header\n%v = stack 1 2\n"), "engines-cast");
+  EXPECT_EQ(t.group_of("engines-stack", "%v = stack 1 3\n"), "engines-stack");
+  EXPECT_EQ(t.group_of("engines-add", "%v = stack 1 3\n"), "engines-stack");
+}
+
+EngineConfig fixed(const std::string& opts, int threads) {
+  return {parse_opts_choice(opts, "test"), threads};
+}
+
+// Each option the failure shows without goes, one axis at a time, and factors shrink.
+TEST_F(Planted, EngineSettingsReduceToWhatTheFailureNeeds) {
+  set_plant(Plant::UpcastWrongOffset);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program("%x = buffer 48\n%m = reshape %x shape=[8 6]\n%y = add %m 1.0\n", "t");
+  auto fails = [&](const EngineConfig& c) { return check_engines(p, *tcc, c).has_value(); };
+  EngineConfig drawn = fixed("upcast=0:4,1:2 tile=1:3 thread=0", 3);
+  ASSERT_TRUE(fails(drawn));
+  EngineConfig small = reduce_config(p, drawn, fails);
+  EXPECT_EQ(small.flags(), "--opts 'upcast=1:2' --threads 1");
+}
+
+// A planted bug in the index of an upcast copy is one bug whichever option shows it: an
+// upcast, an unroll folded in order or as a tree, or the options --opts auto chose.
+TEST_F(Planted, AnUpcastBugIsNamedUpcastUnderEveryOptionThatShowsIt) {
+  set_plant(Plant::UpcastWrongOffset);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program rows = parse_program(
+      "%x = buffer 64\n%m = reshape %x shape=[16 4]\n%s = reduce %m op=add pop=1\n", "rows");
+  Program gemm = parse_program(
+      "%a = buffer 1024\n%b = buffer 1024\n%ai = reshape %a shape=[32 32]\n"
+      "%ak = permute %ai order=[1 0]\n%ma = reshape %ak shape=[32 32 1]\n"
+      "%mb = reshape %b shape=[32 1 32]\n%ea = expand %ma shape=[32 32 32]\n"
+      "%eb = expand %mb shape=[32 32 32]\n%p = mul %ea %eb\n%c = reduce %p op=add pop=1\n",
+      "gemm");
+  for (const auto& [p, config] :
+       {std::pair{rows, fixed("unroll=4", 1)}, std::pair{rows, fixed("unroll=4:ordered", 2)},
+        std::pair{gemm, EngineConfig{parse_opts_choice("auto", "t"), 1}},
+        std::pair{gemm, fixed("upcast=1:4", 1)}}) {
+    std::optional<Failure> f = check_engines(p, *tcc, config);
+    ASSERT_TRUE(f) << config.flags();
+    EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-upcast") << config.flags();
+  }
+}
+
+// A bug in the unrolled tree itself keeps the name unroll: folded in order it does not show.
+TEST_F(Planted, ATreeBugIsNamedUnroll) {
+  set_plant(Plant::UnrollTreeDropsLast);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program(
+      "%x = buffer 48\n%m = reshape %x shape=[12 4]\n%s = reduce %m op=add pop=1\n", "t");
+  EngineConfig config = fixed("unroll=3 thread=0", 3);
+  std::optional<Failure> f = check_engines(p, *tcc, config);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-unroll");
+}
+
+// A failure of an external engine is named by the op that fails when the engine computes it
+// alone, not by the ops of the output where it showed.
+TEST(TargetSignature, LocalizesThroughTheTarget) {
+  std::string dir = ::testing::TempDir() + "/target-signature";
+  std::filesystem::create_directories(dir);
+  struct Case {
+    const char* plant;
+    const char* text;
+    const char* signature;
+  };
+  for (const Case& c : {
+           Case{"stack_order_reversed",
+                "%s = stack 1 2 3\n%c = cast %s dtype=f32\n%d = add %c 1.5\n", "target-stack"},
+           Case{"pad_swap_sides",
+                "%x = buffer 6\n%m = reshape %x shape=[2 3]\n%p = pad %m pads=[0 0 1 2]\n"
+                "%t = permute %p order=[1 0]\n%y = mul %t 2.0\n",
+                "target-pad"},
+       }) {
+    std::string command = std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + c.plant;
+    Program p = parse_program(c.text, "t.uir");
+    std::optional<Failure> f = check_target(p, command, dir);
+    ASSERT_TRUE(f) << c.text;
+    EXPECT_EQ(target_signature(*f, p, command, dir), c.signature) << c.text;
+  }
+}
+
+}  // namespace
+}  // namespace uopc
