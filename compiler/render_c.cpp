@@ -1,5 +1,6 @@
 #include "compiler/render_c.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <unordered_map>
@@ -261,9 +262,15 @@ class KernelRenderer {
     });
   }
 
+  bool by_helper(Op op) const {
+    const std::vector<Op>& ops = options_.by_helper;
+    return std::find(ops.begin(), ops.end(), op) != ops.end();
+  }
+
   std::string alu(const UOp& n, const std::vector<std::string>& s) {
     bool is_int = n.src[0]->dtype == DType::I32;
-    bool plain = cannot_overflow(n);
+    bool helper = by_helper(n.op);
+    bool plain = !helper && cannot_overflow(n);
     bool checked = is_int && plain && options_.check_ub;
     auto bin = [&](const char* op) { return "(" + s[0] + op + s[1] + ")"; };
     // An op the bounds decided cannot overflow: plain C, or under check_ub a helper that
@@ -289,7 +296,7 @@ class KernelRenderer {
       case Op::Idiv:
       case Op::Mod: {
         const char* name = n.op == Op::Idiv ? "idiv" : "mod";
-        if (plain_c_division_is_floor(n.src[0]->bounds, positive_constant(n.src[1]))) {
+        if (!helper && plain_c_division_is_floor(n.src[0]->bounds, positive_constant(n.src[1]))) {
           if (options_.check_ub)
             return std::string("uopc_ck_") + name + "(uopc_status, " + s[0] + ", " + s[1] + ")";
           return bin(n.op == Op::Idiv ? "/" : "%");
@@ -299,7 +306,7 @@ class KernelRenderer {
       case Op::Max:
       case Op::Min: {
         const char* cmp = n.op == Op::Max ? ">" : "<";
-        if (is_atom(s[0]) && is_atom(s[1])) {
+        if (!helper && is_atom(s[0]) && is_atom(s[1])) {
           if (planted(Plant::MinmaxReversed))
             return "((" + s[1] + cmp + s[0] + ")?" + s[1] + ":" + s[0] + ")";
           return "((" + s[0] + cmp + s[1] + ")?" + s[0] + ":" + s[1] + ")";

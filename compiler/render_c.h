@@ -15,6 +15,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ir/uop.h"
 
@@ -34,6 +35,11 @@ struct RenderOptions {
   // is negative after all), the first such op writes {op, a, b} into status[5..7] and the
   // kernel goes on with SPEC's result.
   bool check_ub = false;
+  // ALU ops written through their helper functions whatever bounds and operands decide: i32
+  // add, sub, mul and neg wrapping, idiv and mod as floor division, max and min as functions.
+  // A failure that goes away with an op here is the renderer's decision for it, not a rule's
+  // (fuzz/signature.h).
+  std::vector<Op> by_helper;
 };
 
 std::string render_kernel(const std::string& name, const UOpRef& sink,

@@ -96,7 +96,7 @@ std::string EngineConfig::flags() const {
 std::optional<Failure> check_engines(const Program& p, Backend& backend,
                                      const EngineConfig& config) {
   std::optional<Failure> f = guarded("engines", p, [&]() -> std::optional<Failure> {
-    CompiledProgram c = compile_program(p, {true, true, true}, config.opts);
+    CompiledProgram c = compile_program(p, {true, true, true, config.by_helper}, config.opts);
     InterpResult want = interpret(p, matching(c));
     Executable e(p, c, backend, {}, config.threads);
     try {
@@ -127,7 +127,8 @@ std::optional<Failure> check_engines(const Program& p, Backend& backend,
   return f;
 }
 
-std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled) {
+std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled,
+                                        const std::vector<Op>& by_helper) {
   if (!has_pad_or_flip(p)) return std::nullopt;
   return guarded("composites", p, [&]() -> std::optional<Failure> {
     Program q = with_composites(p);
@@ -135,7 +136,8 @@ std::optional<Failure> check_composites(const Program& p, Backend& backend, bool
     std::string d = compare(want, interpret(q, {}), "interp of the composites");
     if (d.empty() && compiled)
       // Bounds and overflow checks here too: a wrong composite must not read past a buffer.
-      d = compare(want, run_compiled(q, compile_program(q, {true, false, true}), backend, {}),
+      d = compare(want,
+                  run_compiled(q, compile_program(q, {true, false, true, by_helper}), backend, {}),
                   "compiled composites");
     if (!d.empty()) return Failure{"composites", d, print_program(p)};
     return std::nullopt;

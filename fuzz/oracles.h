@@ -35,6 +35,9 @@ namespace uopc {
 struct EngineConfig {
   OptsChoice opts;
   int threads = 1;
+  // The renderer's decisions set aside for these ops (RenderOptions::by_helper); only naming a
+  // failure sets any, so no flag selects them.
+  std::vector<Op> by_helper = {};
   // The command-line flags that select it, for replay commands.
   std::string flags() const;
 };
@@ -56,7 +59,9 @@ struct Failure {
 std::optional<Failure> check_engines(const Program& p, Backend& backend,
                                      const EngineConfig& config = {});
 // `compiled`: also run the composite program through the compiled engine (the costlier half).
-std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled = true);
+// `by_helper`: as EngineConfig::by_helper, for the compiled run.
+std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled = true,
+                                        const std::vector<Op>& by_helper = {});
 std::optional<Failure> check_roundtrip(const Program& p);
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
 // z3's time for one claim of the symbolic oracle; the domains evaluated point by point

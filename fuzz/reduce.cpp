@@ -24,31 +24,6 @@ std::optional<Program> reparse(const std::string& text) {
   }
 }
 
-// p with node `from` replaced by `to` everywhere, keeping only its outputs and asserts.
-Program substitute(const Program& p, const UOp* from, const UOpRef& to) {
-  std::unordered_map<const UOp*, UOpRef> memo;
-  std::vector<UOpRef> roots = p.roots();
-  for (const UOp* n : topo_order(roots)) {
-    if (n == from) {
-      memo.emplace(n, to);
-      continue;
-    }
-    std::vector<UOpRef> src;
-    bool same = true;
-    for (const UOpRef& s : n->src) {
-      src.push_back(memo.at(s.get()));
-      same &= src.back() == s;
-    }
-    memo.emplace(n, same ? shared_from(n) : with_sources(*n, src));
-  }
-  Program q;
-  q.file = p.file;
-  for (const Statement& s : p.statements)
-    if (s.is_assert() || !s.used)
-      q.statements.push_back({s.name, memo.at(s.node.get()), s.line, false});
-  return q;
-}
-
 Program keep_roots(const Program& p, size_t drop) {
   Program q;
   q.file = p.file;
@@ -170,21 +145,6 @@ std::vector<std::string> smaller_shapes(const std::string& text) {
   return out;
 }
 
-// n's value as literals: reshape(stack(v0 v1 ...), n's shape), which the rest of the program
-// reads as it read n, so the whole subgraph behind n can go. Only for small values.
-UOpRef frozen(const UOp* n) {
-  constexpr int64_t kMaxLiterals = 256;
-  if (n->numel() < 1 || n->numel() > kMaxLiterals) return nullptr;
-  Program alone;
-  alone.statements.push_back({"%v", shared_from(n), 1, false});
-  InterpResult r = interpret(alone, {});
-  const Tensor& t = r.outputs.at(0).second;
-  std::vector<UOpRef> parts;
-  for (int64_t i = 0; i < t.size(); ++i) parts.push_back(literal(t.at(i)));
-  if (n->rank() == 0) return parts[0];
-  return reshape(stack(parts), n->shape);
-}
-
 // `src` read with `shape` through movement ops, when that is a plain matter: as many elements
 // (a reshape), or axis by axis a longer one shrunk from 0 and a size-1 one expanded, a single
 // element first reshaped to the rank. Null when it is not.
@@ -241,48 +201,49 @@ class Reducer {
       if (n->op == Op::Const || n->op == Op::Assert) continue;
       for (const UOpRef& s : n->src)
         if (s->dtype == n->dtype && s->shape == n->shape && s->op != Op::Const)
-          out.push_back(print_program(substitute(p, n, s)));
+          out.push_back(print_program(replace_node(p, n, s)));
       if (n->op != Op::Buffer && n->numel() > 0) {
         int64_t slot = 500 + static_cast<int64_t>(out.size());
-        out.push_back(
-            print_program(substitute(p, n, reshape(buffer(n->numel(), n->dtype, slot), n->shape))));
+        out.push_back(print_program(
+            replace_node(p, n, reshape(buffer(n->numel(), n->dtype, slot), n->shape))));
       }
       UOpRef zero = literal(Scalar::zero(n->dtype));
       out.push_back(
-          print_program(substitute(p, n, n->rank() == 0 ? zero : expand(zero, n->shape))));
+          print_program(replace_node(p, n, n->rank() == 0 ? zero : expand(zero, n->shape))));
       // A source of another shape, fitted by a reshape, shrink or expand: the statements
       // between them go (a reshape chain, a permute whose order does not matter to the
       // failure, a pad whose border does not).
       for (const UOpRef& src : n->src)
         if (src->dtype == n->dtype && src->shape != n->shape && src->op != Op::Const)
           if (UOpRef fit = fitted(src, n->shape))
-            out.push_back(print_program(substitute(p, n, fit)));
+            out.push_back(print_program(replace_node(p, n, fit)));
       // A reshape of a reshape reads the first one's source directly.
       if (n->op == Op::Reshape && n->src[0]->op == Op::Reshape) {
         const UOpRef& x = n->src[0]->src[0];
         out.push_back(
-            print_program(substitute(p, n, x->shape == n->shape ? x : reshape(x, n->shape))));
+            print_program(replace_node(p, n, x->shape == n->shape ? x : reshape(x, n->shape))));
       }
       // A literal tensor becomes one of its values, expanded.
       if (n->op == Op::Stack && n->rank() == 1) {
         std::set<uint32_t> seen;
         for (const UOpRef& v : n->src)
           if (v->op == Op::Const && seen.insert(v->value.bits).second && seen.size() <= 4)
-            out.push_back(print_program(substitute(p, n, expand(v, n->shape))));
+            out.push_back(print_program(replace_node(p, n, expand(v, n->shape))));
       }
       bool literals = n->op == Op::Stack || (n->op == Op::Reshape && n->src[0]->op == Op::Stack);
       if (!literals && n->op != Op::Buffer)
-        if (UOpRef value = frozen(n)) out.push_back(print_program(substitute(p, n, value)));
+        if (UOpRef value = as_literals(n, 256))
+          out.push_back(print_program(replace_node(p, n, value)));
     }
     // Literals shrink to zero (or false), one at a time.
     for (const UOp* n : order) {
       if (n->op != Op::Const || n->value == Scalar::zero(n->dtype)) continue;
-      out.push_back(print_program(substitute(p, n, literal(Scalar::zero(n->dtype)))));
+      out.push_back(print_program(replace_node(p, n, literal(Scalar::zero(n->dtype)))));
     }
     // An output may become any of its sources, whatever its shape.
     for (const Statement* s : p.outputs())
       for (const UOpRef& src : s->node->src)
-        if (src->op != Op::Const) out.push_back(print_program(substitute(p, s->node.get(), src)));
+        if (src->op != Op::Const) out.push_back(print_program(replace_node(p, s->node.get(), src)));
     for (std::string& smaller : smaller_shapes(text)) out.push_back(std::move(smaller));
     return out;
   }
@@ -340,7 +301,7 @@ std::optional<Failure> failure_in_family(const std::string& family, const Progra
   std::optional<Failure> f = check_engines(p, backend, config);
   if (family == "cost") return f && f->oracle == "cost" ? f : std::nullopt;
   if (f && f->oracle != "cost") return f;
-  return check_composites(p, backend, true);
+  return check_composites(p, backend, true, config.by_helper);
 }
 
 Interesting fails_oracle(const std::string& oracle, Backend& backend, const std::string& signature,
@@ -373,6 +334,18 @@ Interesting fails_target(const std::string& command, const std::string& dir,
   };
 }
 
+UOpRef as_literals(const UOp* n, int64_t max_elements) {
+  if (n->numel() < 1 || n->numel() > max_elements) return nullptr;
+  Program alone;
+  alone.statements.push_back({"%v", shared_from(n), 1, false});
+  InterpResult r = interpret(alone, {});
+  const Tensor& t = r.outputs.at(0).second;
+  std::vector<UOpRef> parts;
+  for (int64_t i = 0; i < t.size(); ++i) parts.push_back(literal(t.at(i)));
+  if (n->rank() == 0) return parts[0];
+  return reshape(stack(parts), n->shape);
+}
+
 Reduced reduce_program(const Program& p, const Interesting& interesting,
                        const ReduceProgress& progress) {
   return Reducer(interesting, progress).run(p);
@@ -392,11 +365,28 @@ std::vector<EngineConfig> smaller_configs(const Program& p, const EngineConfig& 
   if (c.opts.mode == OptsChoice::Mode::None) return out;
   with([](EngineConfig& t) { t.opts = {}; });
   if (c.opts.mode == OptsChoice::Mode::Auto) {
-    for (const Statement* s : p.outputs())
-      with([&](EngineConfig& t) { t.opts = {OptsChoice::Mode::Fixed, auto_opts(*s->node)}; });
+    // What auto chose for a kernel, whichever node is that kernel's root.
+    std::set<std::string> seen;
+    for (const UOp* n : topo_order(p.roots())) {
+      Opts o = auto_opts(*n);
+      if (!o.none() && seen.insert(format_opts(o)).second)
+        with([&](EngineConfig& t) { t.opts = {OptsChoice::Mode::Fixed, o}; });
+    }
     return out;
   }
   const Opts& o = c.opts.fixed;
+  // One kind of option alone, so that which kinds are left does not depend on the order they
+  // are dropped in when they interact.
+  Opts only[5];
+  only[0].upcast = o.upcast;
+  only[1].unroll = o.unroll, only[1].unroll_in_order = o.unroll_in_order;
+  only[2].tile = o.tile;
+  only[3].thread = o.thread;
+  only[4].block = o.block;
+  int kinds = 0;
+  for (const Opts& one : only) kinds += !one.none();
+  for (const Opts& one : only)
+    if (kinds > 1 && !one.none()) with([&](EngineConfig& t) { t.opts.fixed = one; });
   // Plain names, not structured bindings, which clang 14 cannot capture in a lambda.
   for (const auto& entry : o.upcast) {
     int axis = entry.first;
@@ -442,14 +432,21 @@ EngineConfig reduce_config(const Program& p, const EngineConfig& config, const F
 
 Minimized minimize(const Program& p, const EngineConfig& config,
                    const InterestingUnder& interesting, const ReduceProgress& progress) {
-  Reduced r = reduce_program(p, interesting(config), progress);
-  Program small = parse_program(r.text, "reduced.uir");
-  EngineConfig c =
-      reduce_config(small, config, [&](const EngineConfig& t) { return interesting(t)(r.text); });
-  if (c.flags() == config.flags()) return {r, c};
-  Reduced again = reduce_program(small, interesting(c), progress);
+  // The settings first, on the whole program: its varied values show a failure under fewer
+  // options than the few values a small program keeps (a dropped element that should be zero
+  // reads as the zero the output started with).
+  auto settings_for = [&](const std::string& text, const EngineConfig& from) {
+    Program q = parse_program(text, "reduced.uir");
+    return reduce_config(q, from, [&](const EngineConfig& t) { return interesting(t)(text); });
+  };
+  EngineConfig c = settings_for(print_program(p), config);
+  Reduced r = reduce_program(p, interesting(c), progress);
+  EngineConfig smaller = settings_for(r.text, c);
+  if (smaller.flags() == c.flags()) return {r, c};
+  Reduced again =
+      reduce_program(parse_program(r.text, "reduced.uir"), interesting(smaller), progress);
   again.candidates_tried += r.candidates_tried;
-  return {again, c};
+  return {again, smaller};
 }
 
 namespace {

@@ -96,6 +96,11 @@ Reduced reduce_lines(const std::string& text, const Interesting& interesting,
 // it returns is 1-minimal: none of these is still interesting.
 std::vector<std::string> single_removals(const std::string& text);
 
+// n's value written as literals: reshape(stack(v0 v1 ...), n's shape), or the literal itself
+// for a scalar; null for a value of more than `max_elements` (or none). Whatever reads it reads
+// what it read from n, while n's subgraph is gone.
+UOpRef as_literals(const UOp* n, int64_t max_elements);
+
 // Statements of a printed program (lines that are not blank or comments).
 int count_statements(const std::string& text);
 

@@ -7,6 +7,7 @@
 
 #include "fuzz/reduce.h"
 #include "ir/build.h"
+#include "ir/error.h"
 
 namespace uopc {
 namespace {
@@ -47,6 +48,21 @@ std::optional<Isolated> isolated(const UOp& n) {
   }
 }
 
+// Of a failure that needs ops together, the one furthest from the output that it cannot do
+// without: the first node, sources first, whose value given as literals (the same values, no
+// longer computed) makes it go away. A reduce whose copies read wrong values is named reduce
+// whether an add, a stack or a where reads the copies.
+std::optional<Op> deepest_needed(const Program& p, const Test& fails) {
+  for (const UOp* m : topo_order(p.roots())) {
+    if (m->op == Op::Const || m->op == Op::Buffer || m->op == Op::Assert || m->numel() == 0)
+      continue;
+    if (m == p.statements[0].node.get()) break;
+    UOpRef value = as_literals(m, 1024);
+    if (value && !fails(replace_node(p, m, value))) return m->op;
+  }
+  return std::nullopt;
+}
+
 // The op where a failure first shows: the first node, sources before users, that fails on
 // fresh inputs by itself; failing that, the first whose value (with its whole subgraph)
 // fails. (An op, not a node: the program may be a temporary that takes its nodes with it.)
@@ -62,8 +78,10 @@ std::optional<Op> localize(const Program& p, const Test& fails) {
       if (input->op == Op::Reshape && fails(single_output(p, input))) return Op::Reshape;
     return n->op;
   }
-  for (const UOp* n : order)
-    if (fails(single_output(p, shared_from(n)))) return n->op;
+  for (const UOp* n : order) {
+    Program whole = single_output(p, shared_from(n));
+    if (fails(whole)) return deepest_needed(whole, fails).value_or(n->op);
+  }
   return std::nullopt;
 }
 
@@ -138,6 +156,32 @@ std::vector<std::string> options_needed(const std::string& family, const Program
   return kinds;
 }
 
+// The renderer decision a compiled-engine failure comes from, if it goes away once that
+// decision is set aside (RenderOptions::by_helper): one name per decision the renderer makes,
+// so idiv and mod share one, as do max and min.
+std::optional<std::string> render_decision(const Program& p, Backend& backend,
+                                           const EngineConfig& config) {
+  const std::pair<const char*, std::vector<Op>> decisions[] = {
+      {"add", {Op::Add}},
+      {"sub", {Op::Sub}},
+      {"mul", {Op::Mul}},
+      {"neg", {Op::Neg}},
+      {"division", {Op::Idiv, Op::Mod}},
+      {"minmax", {Op::Max, Op::Min}},
+  };
+  auto fails = [&](std::vector<Op> ops) {
+    EngineConfig c = config;
+    c.by_helper = std::move(ops);
+    return failure_in_family("engines", p, backend, c).has_value();
+  };
+  std::vector<Op> all;
+  for (const auto& [name, ops] : decisions) all.insert(all.end(), ops.begin(), ops.end());
+  if (fails(all)) return std::nullopt;
+  for (const auto& [name, ops] : decisions)
+    if (!fails(ops)) return std::string(name);
+  return std::nullopt;
+}
+
 std::string target_kind(const Failure& f) {
   if (f.detail.rfind("exited ", 0) == 0) return "exit" + f.detail.substr(7, f.detail.find(',') - 7);
   return "value";
@@ -167,6 +211,11 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
     if (op == "idiv" || op == "mod") op = "division";
     if (!op.empty()) return "ub-" + op;
   }
+  // A failure the renderer's way of writing an op causes is that decision's, wherever the op
+  // sat (an index clamp, a user's max, a reduce's fold): "engines-render_minmax".
+  if (family == "engines")
+    if (std::optional<std::string> d = render_decision(p, backend, config))
+      return "engines-render_" + *d;
   // A failure that needs kernel options is the options' bug, whichever op shows it.
   if (family == "engines" || family == "cost" || family == "ub") {
     std::string kinds;

@@ -1,7 +1,9 @@
 #include "ir/program.h"
 
+#include <unordered_map>
 #include <unordered_set>
 
+#include "ir/build.h"
 #include "ir/error.h"
 
 namespace uopc {
@@ -77,6 +79,30 @@ void check_value_sizes(const Program& p, int64_t limit) {
       for (const UOpRef& src : n->src) work.push_back(src.get());
     }
   }
+}
+
+Program replace_node(const Program& p, const UOp* from, const UOpRef& to) {
+  std::unordered_map<const UOp*, UOpRef> memo;
+  std::vector<UOpRef> roots = p.roots();
+  for (const UOp* n : topo_order(roots)) {
+    if (n == from) {
+      memo.emplace(n, to);
+      continue;
+    }
+    std::vector<UOpRef> src;
+    bool same = true;
+    for (const UOpRef& s : n->src) {
+      src.push_back(memo.at(s.get()));
+      same &= src.back() == s;
+    }
+    memo.emplace(n, same ? shared_from(n) : with_sources(*n, src));
+  }
+  Program q;
+  q.file = p.file;
+  for (const Statement& s : p.statements)
+    if (s.is_assert() || !s.used)
+      q.statements.push_back({s.name, memo.at(s.node.get()), s.line, false});
+  return q;
 }
 
 }  // namespace uopc

@@ -38,6 +38,11 @@ bool same_graph(const Program& a, const Program& b);
 // 10^5 statements does not exhaust the stack.
 std::vector<const UOp*> topo_order(const std::vector<UOpRef>& roots);
 
+// p with node `from` replaced by `to` wherever it is used, keeping only p's outputs and asserts
+// (under their names). The nodes on the way are rebuilt, so their type rules are checked again:
+// throws UserError when `to` does not fit.
+Program replace_node(const Program& p, const UOp* from, const UOpRef& to);
+
 // Throws UserError for the first value (in statement order, including values the parser added
 // by broadcasting) with more than `limit` elements, naming the statement and --max-elements.
 void check_value_sizes(const Program& p, int64_t limit);

@@ -78,6 +78,47 @@ TEST_F(Planted, ATreeBugIsNamedUnroll) {
   EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-unroll");
 }
 
+// A failure that goes away once the renderer writes max and min through their functions is the
+// renderer's decision for them, wherever they sat: a user's max, a reduce's fold, an index.
+TEST_F(Planted, ARendererDecisionIsNamedByTheDecision) {
+  set_plant(Plant::MinmaxReversed);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const auto& [text, opts] : {
+           std::pair{"%t = expand nan shape=[2]\n%r = reduce %t op=add pop=1\n%v = max %r 3.0\n",
+                     "none"},
+           std::pair{"%t = expand nan shape=[4]\n%m = reshape %t shape=[2 2]\n"
+                     "%r = reduce %m op=add pop=1\n%v = min %r 0.0\n",
+                     "none"},
+           // the thread option only makes the operands plain loads, which max writes inline
+           std::pair{"%x = buffer 6\n%m = reshape %x shape=[2 3]\n%s = stack 0.0 nan 0.0\n"
+                     "%v = max %m %s\n",
+                     "thread=1"},
+       }) {
+    Program p = parse_program(text, "t.uir");
+    EngineConfig config{parse_opts_choice(opts, "test"), 1};
+    std::optional<Failure> f = check_engines(p, *tcc, config);
+    ASSERT_TRUE(f) << text;
+    EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-render_minmax") << text;
+  }
+}
+
+// A failure no node shows alone is named by the node furthest from the output it needs: two
+// copies of one reduce sharing an accumulator are the reduce's, whatever reads them.
+TEST_F(Planted, AFailureOfOpsTogetherIsNamedByTheOneItNeedsFurthestBack) {
+  set_plant(Plant::UnrollSharedAccumulator);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const char* reader : {"add %a %b", "stack %a %b", "max %a %b"}) {
+    std::string text =
+        "%x = buffer 12\n%m = reshape %x shape=[3 4]\n%r = reduce %m op=add pop=1\n"
+        "%a = shrink %r 0 shape=[2]\n%b = shrink %r 2 shape=[2]\n%s = " +
+        std::string(reader) + "\n";
+    Program p = parse_program(text, "t.uir");
+    std::optional<Failure> f = check_program(p, *tcc, true);
+    ASSERT_TRUE(f) << text;
+    EXPECT_EQ(failure_signature(*f, p, *tcc), "engines-reduce") << text;
+  }
+}
+
 // A failure of an external engine is named by the op that fails when the engine computes it
 // alone, not by the ops of the output where it showed.
 TEST(TargetSignature, LocalizesThroughTheTarget) {
