@@ -4,17 +4,20 @@
 // Candidates, tried repeatedly until none is accepted: drop an output or an assert; make an
 // assert one of its operands, as an output (a test's "assert x against the literals it should
 // equal" becomes x, so the literals can go); make an output one of its sources; bypass a node
-// for a source of the same dtype and shape, or for one with as many elements, reshaped; make a
-// literal tensor one of its values, expanded; replace a node by a fresh input buffer, by a constant
-// of its shape, or by its own value written as literals (a stack, reshaped; up to 256 elements),
-// which lets the whole subgraph behind it go while the values, and so the bounds, that show the
-// failure stay; turn a literal into zero. Then shapes and ranks shrink: a size made smaller
-// wherever it occurs or at one place, an axis dropped from a list. Every candidate is parsed again,
-// so it is well typed (an edit that breaks a type rule, or a replaced offset that is no longer
-// provable, is simply not a candidate), and it is kept only if it is smaller (statements, then
-// elements of all values, then characters) and the failure is still the same: the same signature
-// (fuzz/signature.h: the oracle family and the op where the failure first shows), or the external
-// test still says so.
+// for a source of the same dtype, fitted to its shape by a reshape (as many elements), a shrink
+// (a longer axis) or an expand (a size-1 axis); make a literal tensor one of its values,
+// expanded; replace a node by a fresh input buffer, by a constant of its shape, or by its own
+// value written as literals (a stack, reshaped; up to 256 elements), which lets the whole
+// subgraph behind it go while the values, and so the bounds, that show the failure stay; turn
+// a literal into zero. Then shapes and ranks shrink: a size made smaller wherever it occurs or
+// at one place, an axis dropped from a list. When none of these is accepted, a last pass tries
+// every single-statement removal (single_removals), and the others again if one was, so the
+// result is 1-minimal. Every candidate is parsed again, so it is well typed (an edit that
+// breaks a type rule, or a replaced offset that is no longer provable, is simply not a
+// candidate), and it is kept only if it is smaller (statements, then elements of all values,
+// then characters) and the failure is still the same: the same signature (fuzz/signature.h),
+// or the external test still says so. The engine settings a failure needs shrink as well
+// (reduce_config, minimize).
 #pragma once
 
 #include <functional>

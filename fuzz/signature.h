@@ -1,25 +1,29 @@
 // Failure signatures: how a campaign tells one bug from another, and how the minimizer knows a
 // smaller program still fails *the same way*.
 //
-// A signature is a family of oracles and the kind of op where the failure first shows, e.g.
-// "engines-permute". The op is found by localization: each node of the program, in
-// topological order, is computed alone on fresh input buffers, and the first one that fails
-// names the op; when no node fails in isolation (a bug that needs ops together), each node is
-// computed with its whole subgraph instead. So a wrong permute rule is "engines-permute"
-// whether the permute feeds an add, a reduce or a pad's composite, whether its own input
-// happens to hide the mistake (all zeros, say), and whether the wrong index reads a wrong
-// element or leaves the buffer.
-//
+// A signature is a family of oracles and the smallest cause found, e.g. "engines-permute".
 // Families: "engines" (the engines, memory and composites oracles: the compiled engine
 // computes a value the interpreter does not), "cost", "ub" (a plain C op that overflows),
-// "roundtrip". Some causes are named without localizing: a wrongly accepted program by the
-// type rule it breaks ("rejection-pad_length"); a ub failure by the C operator whose decision
-// broke ("ub-sub", "ub-division"); and a failure that goes away without kernel options and on
-// one thread by the options it still needs once each one it shows without is dropped
-// (reduce_config in fuzz/reduce.h: "engines-upcast", "engines-thread+threads"), whichever op the
-// options happened to reach. A failure of an external engine is localized through that engine
-// (target_signature). Other failures (crash, timeout), and failures no single node shows, are
-// named by their oracle and the ops of the outputs involved.
+// "roundtrip". Causes, in the order they are looked for:
+//
+// - a wrongly accepted program: the type rule it breaks ("rejection-pad_length");
+// - a ub failure: the C operator whose decision broke ("ub-sub", "ub-division");
+// - a failure that goes away once the renderer writes an op through its helper function
+//   (RenderOptions::by_helper): that decision ("engines-render_minmax");
+// - a failure that goes away without kernel options on one thread: the options it still needs
+//   (reduce_config in fuzz/reduce.h: "engines-upcast", "engines-thread+threads"), whichever op
+//   the options happened to reach;
+// - else the op, by localization: each node, in topological order, computed alone on fresh
+//   input buffers, the first that fails naming the op. So a wrong permute rule is
+//   "engines-permute" whether the permute feeds an add, a reduce or a pad's composite, whether
+//   its own input happens to hide the mistake (all zeros, say), and whether the wrong index
+//   reads a wrong element or leaves the buffer. When no node fails alone (a bug that needs
+//   ops together), the first node whose whole subgraph fails is taken, and within it the node
+//   furthest back whose value, given as literals, makes the failure go away.
+//
+// A failure of an external engine is localized through that engine (target_signature). Other
+// failures (crash, timeout), and failures nothing localizes, are named by their oracle and the
+// ops of the outputs involved.
 #pragma once
 
 #include <string>
