@@ -9,7 +9,7 @@ seconds=${1:-60}
 shift || true
 target=0
 if [ "${1:-}" = --target ]; then target=1; shift; fi
-uopc=build/cli/uopc
+uopc=${UOPC:-build/cli/uopc}  # a copy keeps a rebuild from changing the binary mid-run
 plants=("$@")
 [ ${#plants[@]} -gt 0 ] || mapfile -t plants < <("$uopc" fuzz --list-plants | awk '$1 != "none" {print $1}')
 work=$(mktemp -d)

@@ -8,6 +8,8 @@
 #include "fuzz/reduce.h"
 #include "ir/build.h"
 #include "ir/error.h"
+#include "ir/parse.h"
+#include "ir/print.h"
 
 namespace uopc {
 namespace {
@@ -28,39 +30,44 @@ struct Isolated {
 
 // n reading fresh input buffers (distinct values) instead of its data sources, so that its
 // own rule alone decides its value; offsets and indices stay, as they must stay provable.
-std::optional<Isolated> isolated(const UOp& n) {
+// With `widened`, every size-1 axis of the inputs is 2 long instead, for an op whose attributes
+// do not depend on its operands' sizes: an index mistake on a size-1 axis reads the same element
+// (the axis's index is always 0), so the mistake shows only once the axis is longer.
+std::optional<Isolated> isolated(const UOp& n, bool widened = false) {
+  bool agnostic = is_alu(n.op) || n.op == Op::Cast || n.op == Op::Permute || n.op == Op::Flip ||
+                  n.op == Op::Reduce || n.op == Op::Stack;
+  if (widened && !agnostic) return std::nullopt;
   std::vector<UOpRef> src, inputs;
   int64_t slot = 0;
+  bool changed = false;
   for (size_t k = 0; k < n.src.size(); ++k) {
     const UOpRef& s = n.src[k];
     bool data = k == 0 || (n.op != Op::Shrink && n.op != Op::Index);
     if (!data || s->op == Op::Const || s->op == Op::Buffer || s->numel() == 0) {
+      if (widened && s->rank() > 0) return std::nullopt;  // its shape would no longer fit
       src.push_back(s);
       continue;
     }
-    src.push_back(reshape(buffer(s->numel(), s->dtype, slot++), s->shape));
+    Shape shape = s->shape;
+    if (widened)
+      for (int64_t& d : shape) changed |= d == 1, d = d == 1 ? 2 : d;
+    src.push_back(reshape(buffer(element_count(shape), s->dtype, slot++), shape));
     inputs.push_back(src.back());
   }
+  if (widened && !changed) return std::nullopt;
   try {
-    return Isolated{with_sources(n, src), inputs};
+    UOpRef node = with_sources(n, src);
+    if (!widened) return Isolated{node, inputs};
+    // with_sources keeps n's shape; printed and parsed again, the node gets its own.
+    Program typed = parse_program(print_program(single_output(Program{}, node)), "widened.uir");
+    node = typed.statements.back().node;
+    inputs.clear();
+    for (const UOpRef& s : node->src)
+      if (s->op == Op::Reshape) inputs.push_back(s);
+    return Isolated{node, inputs};
   } catch (const std::exception&) {
     return std::nullopt;
   }
-}
-
-// Of a failure that needs ops together, the one furthest from the output that it cannot do
-// without: the first node, sources first, whose value given as literals (the same values, no
-// longer computed) makes it go away. A reduce whose copies read wrong values is named reduce
-// whether an add, a stack or a where reads the copies.
-std::optional<Op> deepest_needed(const Program& p, const Test& fails) {
-  for (const UOp* m : topo_order(p.roots())) {
-    if (m->op == Op::Const || m->op == Op::Buffer || m->op == Op::Assert || m->numel() == 0)
-      continue;
-    if (m == p.statements[0].node.get()) break;
-    UOpRef value = as_literals(m, 1024);
-    if (value && !fails(replace_node(p, m, value))) return m->op;
-  }
-  return std::nullopt;
 }
 
 // The op where a failure first shows: the first node, sources before users, that fails on
@@ -70,18 +77,20 @@ std::optional<Op> localize(const Program& p, const Test& fails) {
   std::vector<const UOp*> order;
   for (const UOp* n : topo_order(p.roots()))
     if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
+  auto fails_alone = [&](const std::optional<Isolated>& alone) {
+    return alone && fails(single_output(p, alone->node));
+  };
   for (const UOp* n : order) {
     std::optional<Isolated> alone = isolated(*n);
-    if (!alone || !fails(single_output(p, alone->node))) continue;
+    if (!fails_alone(alone)) alone = isolated(*n, true);
+    if (!fails_alone(alone)) continue;
     // The fresh inputs go through reshape's rule; that may be what fails.
     for (const UOpRef& input : alone->inputs)
       if (input->op == Op::Reshape && fails(single_output(p, input))) return Op::Reshape;
     return n->op;
   }
-  for (const UOp* n : order) {
-    Program whole = single_output(p, shared_from(n));
-    if (fails(whole)) return deepest_needed(whole, fails).value_or(n->op);
-  }
+  for (const UOp* n : order)
+    if (fails(single_output(p, shared_from(n)))) return n->op;
   return std::nullopt;
 }
 

@@ -39,8 +39,8 @@ bool same_graph(const Program& a, const Program& b);
 std::vector<const UOp*> topo_order(const std::vector<UOpRef>& roots);
 
 // p with node `from` replaced by `to` wherever it is used, keeping only p's outputs and asserts
-// (under their names). The nodes on the way are rebuilt, so their type rules are checked again:
-// throws UserError when `to` does not fit.
+// (under their names). The nodes on the way get the new sources by with_sources, which checks no
+// type rule: for a `to` of another type, print the result and parse it again.
 Program replace_node(const Program& p, const UOp* from, const UOpRef& to);
 
 // Throws UserError for the first value (in statement order, including values the parser added

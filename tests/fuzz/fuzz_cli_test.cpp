@@ -192,7 +192,23 @@ TEST(FuzzCli, WronglyAcceptedProgramsAreNamedByTheirRule) {
     ASSERT_EQ(name.rfind("rejection-", 0), 0u) << name;
     EXPECT_TRUE(rules.count(name.substr(10))) << name;
   }
-  EXPECT_GT(files, 0);
+  EXPECT_EQ(files, 1) << c.out;
+}
+
+// One bug, one file: a wrong copy index shows in whatever op an upcast, an unroll or --opts auto
+// reaches, and all of it is one signature with one minimized reproducer.
+TEST(FuzzCampaign, OneBugLeavesOneFile) {
+  std::string dir = ::testing::TempDir() + "/one-bug-corpus";
+  std::filesystem::remove_all(dir);
+  auto c = testing::run_uopc("fuzz --plant upcast_wrong_offset --max-programs 1500 --seconds 60 "
+                             "--jobs 2 --seed 5 --minimize --corpus " + dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    files.push_back(e.path().filename().string());
+  ASSERT_EQ(files.size(), 1u) << c.out;
+  EXPECT_EQ(files[0], "engines-upcast.uir") << c.out;
+  EXPECT_LE(count_statements(testing::read_file(dir + "/" + files[0])), 2) << c.out;
 }
 
 TEST(FuzzCli, BadArgumentsExitTwo) {

@@ -102,21 +102,17 @@ TEST_F(Planted, ARendererDecisionIsNamedByTheDecision) {
   }
 }
 
-// A failure no node shows alone is named by the node furthest from the output it needs: two
-// copies of one reduce sharing an accumulator are the reduce's, whatever reads them.
-TEST_F(Planted, AFailureOfOpsTogetherIsNamedByTheOneItNeedsFurthestBack) {
-  set_plant(Plant::UnrollSharedAccumulator);
+// A wrong permute whose operand has size-1 axes reads the right elements when computed alone
+// (a size-1 axis's index is always 0); computed alone on inputs whose size-1 axes are longer,
+// it fails, so a flip's composite, which permutes such values, names the permute.
+TEST_F(Planted, AMistakeASizeOneAxisHidesIsStillNamedByItsOp) {
+  set_plant(Plant::PermuteInverse);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
-  for (const char* reader : {"add %a %b", "stack %a %b", "max %a %b"}) {
-    std::string text =
-        "%x = buffer 12\n%m = reshape %x shape=[3 4]\n%r = reduce %m op=add pop=1\n"
-        "%a = shrink %r 0 shape=[2]\n%b = shrink %r 2 shape=[2]\n%s = " +
-        std::string(reader) + "\n";
-    Program p = parse_program(text, "t.uir");
-    std::optional<Failure> f = check_program(p, *tcc, true);
-    ASSERT_TRUE(f) << text;
-    EXPECT_EQ(failure_signature(*f, p, *tcc), "engines-reduce") << text;
-  }
+  Program p = parse_program("%x = buffer 50\n%f = flip %x axes=[0]\n", "t.uir");
+  std::optional<Failure> f = check_program(p, *tcc, true);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->oracle, "composites");
+  EXPECT_EQ(failure_signature(*f, p, *tcc), "engines-permute");
 }
 
 // A failure of an external engine is named by the op that fails when the engine computes it
