@@ -24,6 +24,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
+#include "fuzz/target.h"
 #include "fuzz/triage.h"
 #include "ir/error.h"
 #include "ir/parse.h"
@@ -57,6 +58,7 @@ int64_t cpu_ms(clockid_t clock) {
 // What workers share with the driver, in an anonymous shared mapping.
 struct Shared {
   std::atomic<int64_t> programs[kMaxJobs];
+  std::atomic<int64_t> skipped[kMaxJobs];  // programs an external engine does not support
   std::atomic<uint64_t> current_seed[kMaxJobs];
   std::atomic<int64_t> started_ms[kMaxJobs];      // when the current program began; 0 when idle
   std::atomic<int64_t> started_cpu_ms[kMaxJobs];  // the worker's CPU time then
@@ -76,7 +78,8 @@ std::string encode(const Record& r) {
   return "R " + std::to_string(r.seed) + " " + std::to_string(f.config.threads) + " " +
          std::to_string(f.oracle.size()) + " " + std::to_string(f.detail.size()) + " " +
          std::to_string(f.program.size()) + " " + std::to_string(r.signature.size()) + " " +
-         std::to_string(opts.size()) + "\n" + f.oracle + f.detail + f.program + r.signature + opts;
+         std::to_string(opts.size()) + " " + std::to_string(f.log.size()) + "\n" + f.oracle +
+         f.detail + f.program + r.signature + opts + f.log;
 }
 
 // Takes the complete records off the front of `buffer`.
@@ -87,11 +90,11 @@ std::vector<Record> decode(std::string& buffer) {
     if (nl == std::string::npos) break;
     unsigned long long seed = 0;
     int threads = 1;
-    size_t a = 0, b = 0, c = 0, d = 0, e = 0;
-    if (std::sscanf(buffer.c_str(), "R %llu %d %zu %zu %zu %zu %zu", &seed, &threads, &a, &b, &c,
-                    &d, &e) != 7)
+    size_t a = 0, b = 0, c = 0, d = 0, e = 0, g = 0;
+    if (std::sscanf(buffer.c_str(), "R %llu %d %zu %zu %zu %zu %zu %zu", &seed, &threads, &a, &b,
+                    &c, &d, &e, &g) != 8)
       break;
-    if (buffer.size() < nl + 1 + a + b + c + d + e) break;
+    if (buffer.size() < nl + 1 + a + b + c + d + e + g) break;
     size_t at = nl + 1;
     Record r;
     r.seed = seed;
@@ -101,7 +104,8 @@ std::vector<Record> decode(std::string& buffer) {
     r.signature = buffer.substr(at += c, d);
     r.failure.config.opts = parse_opts_choice(buffer.substr(at += d, e), "a worker's record");
     r.failure.config.threads = threads;
-    buffer.erase(0, at + e);
+    r.failure.log = buffer.substr(at += e, g);
+    buffer.erase(0, at + g);
     out.push_back(std::move(r));
   }
   return out;
@@ -122,8 +126,7 @@ GenOptions gen_options(const FuzzArgs& a) {
 }
 
 // The failure as a worker reports it: shrunk first when asked, and named.
-Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend,
-                   const std::string& dir) {
+Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend, Target* target) {
   Record r{seed, std::move(f), ""};
   Program p;
   try {
@@ -132,13 +135,13 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     r.signature = failure_signature(r.failure, Program{}, backend, r.failure.config);
     return r;
   }
-  if (!a.target.empty()) {
+  if (target) {
     if (a.minimize) {
-      Reduced small = reduce_program(p, fails_target(a.target, dir, r.failure));
+      Reduced small = reduce_program(p, fails_target(*target, r.failure));
       p = parse_program(small.text, "reduced.uir");
-      if (std::optional<Failure> again = check_target(p, a.target, dir)) r.failure = *again;
+      if (std::optional<Failure> again = check_target(p, *target)) r.failure = *again;
     }
-    r.signature = target_signature(r.failure, p, a.target, dir);
+    r.signature = target_signature(r.failure, p, *target);
     return r;
   }
   EngineConfig config = r.failure.config;
@@ -161,12 +164,9 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
 void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int fd,
             int64_t deadline_ms) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
-  std::string dir;  // where an external target's program files go
-  if (!a.target.empty()) {
-    char tmpl[] = "/tmp/uopc-target-XXXXXX";
-    if (!::mkdtemp(tmpl)) return;
-    dir = tmpl;
-  }
+  std::unique_ptr<Target> target;  // an external engine, started by this worker
+  if (!a.target.empty())
+    target = std::make_unique<Target>(a.target, a.target_persistent, a.time_limit);
   GenOptions gen = gen_options(a);
   int64_t done = shared->programs[j];
   int64_t budget = a.max_programs < 0 ? -1 : (a.max_programs + a.jobs - 1 - j) / a.jobs;
@@ -177,18 +177,19 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
     shared->started_cpu_ms[j] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
     shared->started_ms[j] = now_ms();
     SeedStats* stats = a.stats ? &shared->stats[j] : nullptr;
-    std::optional<Failure> f = a.target.empty() ? check_seed(seed, *backend, gen, stats)
-                                                : check_seed_target(seed, gen, a.target, dir);
+    bool skipped = false;
+    std::optional<Failure> f = target ? check_seed_target(seed, gen, *target, &skipped)
+                                      : check_seed(seed, *backend, gen, stats);
     shared->started_ms[j] = 0;
     shared->programs[j] = ++done;
+    if (skipped) ++shared->skipped[j];
     // An occasional large value (a pad rebuilt from primitives, say) leaves the heap's high-water
     // mark behind; giving freed memory back keeps a long campaign's footprint flat.
     if (done % 4096 == 0) ::malloc_trim(0);
     if (!f) continue;
-    write_all(fd, encode(make_record(seed, *f, a, *backend, dir)));
+    write_all(fd, encode(make_record(seed, *f, a, *backend, target.get())));
     if (stop_on_failure) break;
   }
-  if (!dir.empty()) std::filesystem::remove_all(dir);
 }
 
 // The program of a seed, for a worker that died on it.
@@ -339,6 +340,13 @@ class Driver {
     return n;
   }
 
+  // "N skipped, " when an external engine answered that it does not support some programs.
+  std::string skipped_text() const {
+    int64_t n = 0;
+    for (int j = 0; j < a_.jobs; ++j) n += shared_->skipped[j];
+    return a_.target.empty() ? "" : std::to_string(n) + " skipped (unsupported), ";
+  }
+
   int64_t total() const {
     int64_t n = 0;
     for (int j = 0; j < a_.jobs; ++j) n += shared_->programs[j];
@@ -461,7 +469,11 @@ class Driver {
         (a_.target.empty() ? "# replay: uopc fuzz --check " + path + " --backend " + a_.backend +
                                  (a_.plant.empty() ? "" : " --plant " + a_.plant) + " " +
                                  r.failure.config.flags() + "\n"
-                           : "# replay: " + a_.target + " " + path + ", against uopc interp\n") +
+                           : "# replay: " + target_replay(a_.target, a_.target_persistent, path) +
+                                 ", against uopc interp\n") +
+        (r.failure.log.empty()
+             ? ""
+             : "# the engine's last lines on stderr:\n" + as_comment(r.failure.log)) +
         r.failure.program;
     std::string tmp = path + ".tmp." + std::to_string(::getpid());
     std::ofstream(tmp, std::ios::binary) << text;
@@ -498,8 +510,9 @@ class Driver {
 
   void status_line(const char* before, const char* after) {
     double t = static_cast<double>(now_ms() - start_) / 1000.0;
-    std::fprintf(stderr, "%sfuzz: %lld programs, %.0f programs/s, %zu signatures, %.0f s%s", before,
-                 static_cast<long long>(total()), t > 0 ? static_cast<double>(total()) / t : 0.0,
+    std::fprintf(stderr, "%sfuzz: %lld programs, %.0f programs/s, %s%zu signatures, %.0f s%s",
+                 before, static_cast<long long>(total()),
+                 t > 0 ? static_cast<double>(total()) / t : 0.0, skipped_text().c_str(),
                  groups_.size() - static_cast<size_t>(known_), t, after);
   }
 
@@ -516,6 +529,8 @@ class Driver {
       const Record& r = g.smallest;
       std::printf("disagreement: the %s oracle failed: %s\n", r.failure.oracle.c_str(),
                   r.failure.detail.c_str());
+      if (!r.failure.log.empty())
+        std::printf("the engine's last lines on stderr:\n%s", as_comment(r.failure.log).c_str());
       std::printf("# program (seed %llu; replay with uopc fuzz --replay %llu%s):\n%s",
                   static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.seed),
                   replay_flags(a_).c_str(), r.failure.program.c_str());
@@ -525,10 +540,10 @@ class Driver {
     size_t signatures = 0;
     for (const auto& [s, g] : groups_) signatures += g.count > 0;
     std::printf(
-        "fuzz: %lld programs in %.1f s, %.0f programs/s, %lld disagreement%s in %zu signature%s, "
+        "fuzz: %lld programs in %.1f s, %.0f programs/s, %s%lld disagreement%s in %zu signature%s, "
         "%d reproducer%s written (seed %llu, %d job%s%s%s%s)\n",
         static_cast<long long>(programs), seconds,
-        seconds > 0 ? static_cast<double>(programs) / seconds : 0.0,
+        seconds > 0 ? static_cast<double>(programs) / seconds : 0.0, skipped_text().c_str(),
         static_cast<long long>(failures), failures == 1 ? "" : "s", signatures,
         signatures == 1 ? "" : "s", written_, written_ == 1 ? "" : "s",
         static_cast<unsigned long long>(seed), a_.jobs, a_.jobs == 1 ? "" : "s",

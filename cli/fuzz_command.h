@@ -23,8 +23,9 @@ struct FuzzArgs {
   bool list_plants = false;
   int64_t replay = -1;  // check only this seed, printing its program
   std::string check;    // check only this file with every oracle
-  std::string target;   // an external engine: `CMD FILE` prints outputs as `uopc interp` does
-  std::string corpus;   // keep the smallest reproducer of each signature here; implies keep_going
+  std::string target;   // an external engine (fuzz/target.h): `CMD FILE` prints what interp does
+  bool target_persistent = false;  // CMD is started once per worker and reads paths on stdin
+  std::string corpus;  // keep the smallest reproducer of each signature here; implies keep_going
   std::string artifacts = ".";  // without a corpus: where each failure's reproducer is written
   bool minimize = false;
   bool keep_going = false;    // go on after a failure (default: stop at the first)

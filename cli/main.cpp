@@ -317,7 +317,10 @@ int dispatch(int argc, char** argv) {
   fuzz->add_option("--max-programs", fa.max_programs, "stop after this many programs");
   fuzz->add_option("--max-numel", fa.max_numel, "largest value a program may hold (default 256)");
   fuzz->add_option("--replay", fa.replay, "check the program of one seed and print it");
-  fuzz->add_option("--target", fa.target, "CMD: diff the interpreter against `CMD FILE` instead");
+  fuzz->add_option("--target", fa.target,
+                   "CMD: diff the interpreter against `CMD FILE` instead (docs/ENGINES.md)");
+  fuzz->add_flag("--target-persistent", fa.target_persistent,
+                 "start --target once per worker; it reads one program path per line on stdin");
   fuzz->add_option("--check", fa.check,
                    "check one program FILE with every oracle (exit 1 on a failure)");
   fuzz->add_flag("--list-plants", fa.list_plants, "print the planted bugs, one per line");

@@ -63,10 +63,10 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend) {
   return check_symbolic(choices);
 }
 
-std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen,
-                                         const std::string& command, const std::string& dir) {
+std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,
+                                         bool* skipped) {
   RandomChoices choices(seed);
-  return check_target(generate(choices, gen), command, dir);
+  return check_target(generate(choices, gen), target, skipped);
 }
 
 CampaignResult run_campaign(const CampaignOptions& o) {

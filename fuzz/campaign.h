@@ -59,7 +59,7 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
 std::optional<Failure> check_input(Choices& choices, Backend& backend);
 
 // The program of one seed against an external engine (check_target).
-std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen,
-                                         const std::string& command, const std::string& dir);
+std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,
+                                         bool* skipped = nullptr);
 
 }  // namespace uopc

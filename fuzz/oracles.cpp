@@ -1,7 +1,5 @@
 #include "fuzz/oracles.h"
 
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -241,23 +239,28 @@ std::optional<Failure> check_symbolic(Choices& c, SymbolicStats* stats) {
   return std::nullopt;
 }
 
-std::optional<Failure> check_target(const Program& p, const std::string& command,
-                                    const std::string& dir) {
+std::optional<Failure> check_target(const Program& p, Target& target, bool* skipped) {
   std::string text = print_program(p);
-  std::string file = dir + "/program.uir", out = dir + "/stdout.txt";
-  std::ofstream(file, std::ios::binary) << text;
   InterpResult want = interpret(p, {});
   std::string expected;
   for (const auto& [s, t] : want.outputs) expected += format_output(s->name, t) + "\n";
-  int status = std::system((command + " '" + file + "' >'" + out + "' 2>/dev/null").c_str());
-  std::ifstream in(out, std::ios::binary);
-  std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  int code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  TargetAnswer answer = target.run(text);
+  bool exited = answer.kind == TargetAnswer::Kind::Exited;
+  if (exited && answer.code == kUnsupported) {
+    if (skipped) *skipped = true;
+    return std::nullopt;
+  }
+  auto failure = [&](std::string detail) {
+    Failure f{"target", std::move(detail), text};
+    f.log = answer.err_tail;
+    while (!f.log.empty() && f.log.back() == '\n') f.log.pop_back();
+    return f;
+  };
   int expected_code = want.failures.empty() ? 0 : 1;
-  if (code != expected_code)
-    return Failure{"target",
-                   "exited " + std::to_string(code) + ", expected " + std::to_string(expected_code),
-                   text};
+  if (!exited || answer.code != expected_code)
+    return failure(describe(answer, target.time_limit()) + ", expected " +
+                   std::to_string(expected_code));
+  const std::string& got = answer.out;
   if (got == expected) return std::nullopt;
   // The first line that differs, named by its output.
   size_t a = 0, b = 0;
@@ -266,14 +269,12 @@ std::optional<Failure> check_target(const Program& p, const std::string& command
     std::string la = expected.substr(a, ea - a), lb = got.substr(b, eb - b);
     auto cut = [](const std::string& s) { return s.size() > 160 ? s.substr(0, 160) + " ..." : s; };
     if (la != lb)
-      return Failure{
-          "target",
-          la.substr(0, la.find(' ')) + ": printed " + cut(lb) + "; interp printed " + cut(la),
-          text};
+      return failure(la.substr(0, la.find(' ')) + ": printed " + cut(lb) + "; interp printed " +
+                     cut(la));
     a = ea + 1;
     b = eb + 1;
   }
-  return Failure{"target", "printed a different number of outputs", text};
+  return failure("printed a different number of outputs");
 }
 
 std::optional<Failure> check_program(const Program& p, Backend& backend, bool compiled_composites,

@@ -26,6 +26,7 @@
 #include "compiler/opts.h"
 #include "fuzz/choices.h"
 #include "fuzz/smt.h"
+#include "fuzz/target.h"
 #include "ir/program.h"
 
 namespace uopc {
@@ -54,6 +55,7 @@ struct Failure {
   std::string detail;
   std::string program;  // the program, printed (or the expression)
   EngineConfig config;  // how the compiled engine ran
+  std::string log;      // an external engine's last lines on stderr
 };
 
 std::optional<Failure> check_engines(const Program& p, Backend& backend,
@@ -78,11 +80,10 @@ struct SymbolicStats {
 
 std::optional<Failure> check_symbolic(Choices& choices, SymbolicStats* stats = nullptr);
 
-// An external engine under test: `command FILE` must print exactly what the interpreter
-// prints for FILE (SPEC section 6's output lines) and exit 0 when the asserts hold, 1 when one
-// fails. FILE is written in `dir`.
-std::optional<Failure> check_target(const Program& p, const std::string& command,
-                                    const std::string& dir);
+// An external engine under test (fuzz/target.h) must print exactly what the interpreter prints
+// (SPEC section 6's output lines) and answer 0 when the asserts hold, 1 when one fails. An
+// answer of 77 (unsupported) is no failure: `skipped` is set instead.
+std::optional<Failure> check_target(const Program& p, Target& target, bool* skipped = nullptr);
 
 // p with every pad and flip replaced by its composite, same statements and names.
 Program with_composites(const Program& p);

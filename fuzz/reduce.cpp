@@ -166,6 +166,42 @@ UOpRef fitted(const UOpRef& src, const Shape& shape) try {
   return nullptr;
 }
 
+// Each stack of several operands with its first or its second half of them left out (and, once
+// it is short, each one alone), as text: a literal tensor becomes a smaller one wherever what
+// reads it still types (an output, say).
+std::vector<std::string> shorter_stacks(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string line = text.substr(start, end - start);
+    size_t at = line.find(" = stack ");
+    if (at != std::string::npos && line[0] == '%') {
+      std::vector<std::string> operands;
+      std::string head = line.substr(0, at + 9), word;
+      for (size_t k = at + 9; k <= line.size(); ++k) {
+        if (k == line.size() || line[k] == ' ') {
+          if (!word.empty()) operands.push_back(word);
+          word.clear();
+        } else {
+          word += line[k];
+        }
+      }
+      auto without = [&](size_t from, size_t to) {  // operands [from, to) left out
+        std::string shorter = head;
+        for (size_t k = 0; k < operands.size(); ++k)
+          if (k < from || k >= to)
+            shorter += (shorter.size() == head.size() ? "" : " ") + operands[k];
+        out.push_back(text.substr(0, start) + shorter + text.substr(end));
+      };
+      size_t n = operands.size(), half = n / 2;
+      if (half > 0) without(0, half), without(half, n);
+      for (size_t k = 0; n > 2 && n <= 8 && k < n; ++k) without(k, k + 1);
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
 class Reducer {
  public:
   Reducer(const Interesting& interesting, const ReduceProgress& progress)
@@ -245,6 +281,7 @@ class Reducer {
       for (const UOpRef& src : s->node->src)
         if (src->op != Op::Const) out.push_back(print_program(replace_node(p, s->node.get(), src)));
     for (std::string& smaller : smaller_shapes(text)) out.push_back(std::move(smaller));
+    for (std::string& shorter : shorter_stacks(text)) out.push_back(std::move(shorter));
     return out;
   }
 
@@ -324,12 +361,11 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend, const std:
   };
 }
 
-Interesting fails_target(const std::string& command, const std::string& dir,
-                         const Failure& failure) {
-  return [command, dir, kind = target_kind(failure)](const std::string& text) {
+Interesting fails_target(Target& target, const Failure& failure) {
+  return [&target, kind = target_kind(failure)](const std::string& text) {
     std::optional<Program> p = reparse(text);
     if (!p) return false;
-    std::optional<Failure> f = check_target(*p, command, dir);
+    std::optional<Failure> f = check_target(*p, target);
     return f && target_kind(*f) == kind;
   };
 }

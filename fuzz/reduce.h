@@ -40,10 +40,9 @@ using Interesting = std::function<bool(const std::string& text)>;
 Interesting fails_oracle(const std::string& oracle, Backend& backend,
                          const std::string& signature = "", const EngineConfig& config = {});
 
-// Still fails against an external engine (check_target), run in `dir`, in the same way: the
-// same target_kind (fuzz/signature.h) as `failure`.
-Interesting fails_target(const std::string& command, const std::string& dir,
-                         const Failure& failure);
+// Still fails against an external engine (check_target) in the same way: the same target_kind
+// (fuzz/signature.h) as `failure`.
+Interesting fails_target(Target& target, const Failure& failure);
 
 // The oracle a program fails first (engines/memory/cost, roundtrip, composites), if any.
 std::optional<Failure> first_failure(const Program& p, Backend& backend,

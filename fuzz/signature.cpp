@@ -192,15 +192,21 @@ std::optional<std::string> render_decision(const Program& p, Backend& backend,
 }
 
 std::string target_kind(const Failure& f) {
-  if (f.detail.rfind("exited ", 0) == 0) return "exit" + f.detail.substr(7, f.detail.find(',') - 7);
+  const std::string& d = f.detail;
+  if (d.rfind("exited ", 0) == 0) return "exit" + d.substr(7, d.find(',') - 7);
+  if (d.rfind("killed by signal ", 0) == 0) {
+    size_t open = d.find("(SIG"), close = d.find(')', open);
+    return open == std::string::npos ? "signal" + d.substr(17, d.find_first_of(" ,", 17) - 17)
+                                     : d.substr(open + 1, close - open - 1);
+  }
+  if (d.rfind("ran past the ", 0) == 0) return "timeout";
   return "value";
 }
 
-std::string target_signature(const Failure& f, const Program& p, const std::string& command,
-                             const std::string& dir) {
+std::string target_signature(const Failure& f, const Program& p, Target& target) {
   std::string kind = target_kind(f);
   std::optional<Op> op = localize(p, [&](const Program& q) {
-    std::optional<Failure> g = check_target(q, command, dir);
+    std::optional<Failure> g = check_target(q, target);
     return g && target_kind(*g) == kind;
   });
   std::string prefix = kind == "value" ? "target-" : "target-" + kind + "-";

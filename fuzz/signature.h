@@ -40,12 +40,11 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 
 // A failure of an external engine (check_target), localized the same way through the engine:
 // each node computed alone by it. "target-reshape" for a wrong value, "target-exit3-pad" for a
-// wrong exit status, as target_kind says.
-std::string target_signature(const Failure& f, const Program& p, const std::string& command,
-                             const std::string& dir);
+// wrong exit status, "target-SIGSEGV-pad" for a crash, as target_kind says.
+std::string target_signature(const Failure& f, const Program& p, Target& target);
 
-// What went wrong with an external engine: "value" (it printed another value) or "exitN" (it
-// exited with status N instead of the interpreter's).
+// What went wrong with an external engine: "value" (it printed another value), "exitN" (it
+// answered status N instead of the interpreter's), "SIGSEGV" (a signal ended it), "timeout".
 std::string target_kind(const Failure& f);
 
 // The family an oracle belongs to ("memory" -> "engines"), or the oracle itself.

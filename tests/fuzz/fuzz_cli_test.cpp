@@ -200,8 +200,10 @@ TEST(FuzzCli, WronglyAcceptedProgramsAreNamedByTheirRule) {
 TEST(FuzzCampaign, OneBugLeavesOneFile) {
   std::string dir = ::testing::TempDir() + "/one-bug-corpus";
   std::filesystem::remove_all(dir);
-  auto c = testing::run_uopc("fuzz --plant upcast_wrong_offset --max-programs 1500 --seconds 60 "
-                             "--jobs 2 --seed 5 --minimize --corpus " + dir);
+  auto c = testing::run_uopc(
+      "fuzz --plant upcast_wrong_offset --max-programs 1500 --seconds 60 "
+      "--jobs 2 --seed 5 --minimize --corpus " +
+      dir);
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(dir))
@@ -396,6 +398,101 @@ TEST(FuzzTarget, SignaturesNameOnlyOpsOfTheReproducer) {
     }
   }
   EXPECT_GT(files, 0);
+}
+
+}  // namespace
+}  // namespace uopc
+
+namespace uopc {
+namespace {
+
+// An executable shell script in the test folder.
+std::string script(const std::string& name, const std::string& body) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << "#!/bin/sh\n" << body;
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> out;
+  if (std::filesystem::exists(dir))
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      out.push_back(e.path().filename().string());
+  return out;
+}
+
+// The target protocol (docs/ENGINES.md): 77 is "unsupported", counted and never a failure; a
+// crash is named by its signal, with the engine's last lines on stderr in the report and the
+// reproducer.
+TEST(TargetProtocol, UnsupportedIsSkippedAndACrashIsNamedBySignal) {
+  std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
+  std::string picky = script("picky.sh",
+                             "grep -q ' flip ' \"$1\" && { echo 'no flip here' >&2; exit 77; }\n"
+                             "grep -q ' pad ' \"$1\" && { echo 'pad: giving up' >&2; kill -SEGV "
+                             "$$; }\nexec " +
+                                 run + " \"$1\"\n");
+  std::string dir = ::testing::TempDir() + "/protocol-corpus";
+  std::filesystem::remove_all(dir);
+  auto c = testing::run_uopc("fuzz --seconds 30 --max-programs 150 --seed 3 --target " + picky +
+                             " --corpus " + dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_EQ(c.out.find(" 0 skipped"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find(" skipped (unsupported)"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("killed by signal 11 (SIGSEGV)"), std::string::npos) << c.out;
+  std::vector<std::string> files = files_in(dir);
+  ASSERT_EQ(files.size(), 1u) << c.out;
+  EXPECT_EQ(files[0], "target-SIGSEGV-pad.uir");
+  std::string text = testing::read_file(dir + "/" + files[0]);
+  EXPECT_NE(text.find("# pad: giving up"), std::string::npos) << text;
+}
+
+// --time-limit applies to the engine's whole process group: an engine that hangs in a child it
+// started is killed with it, and the campaign goes on.
+TEST(TargetProtocol, AHangingEngineIsKilledWithItsChildren) {
+  std::string marker = ::testing::TempDir() + "/hang-marker";
+  std::string hang =
+      script("hang.sh", "grep -q ' reduce ' \"$1\" && { (sleep 300; touch " + marker +
+                            ") & wait; }\nexec " + std::string(UOPC_BINARY_PATH) +
+                            " run --backend tcc \"$1\"\n");
+  std::filesystem::remove(marker);
+  auto started = std::chrono::steady_clock::now();
+  auto c = testing::run_uopc(
+      "fuzz --seconds 20 --max-programs 15 --seed 5 --time-limit 1 "
+      "--keep-going -o " +
+      ::testing::TempDir() + " --target " + hang);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("ran past the 1 s time limit"), std::string::npos) << c.out;
+  EXPECT_LT(took, 60) << c.out;
+  // no sleeper is left behind in the engine's group
+  EXPECT_NE(std::system("pgrep -f '[s]leep 300' >/dev/null"), 0);
+}
+
+// Persistent mode: the engine is started once per worker, reads paths on stdin and answers
+// each with its status; a wrong value is found and named as in one-shot mode.
+TEST(TargetProtocol, PersistentModeFindsWhatOneShotFinds) {
+  std::string engine = script(
+      "persistent.sh", "while read -r f; do\n  " + std::string(UOPC_BINARY_PATH) +
+                           " run --backend tcc \"$@\" \"$f\" >\"$f.out\" 2>/dev/null\n  echo $?\n"
+                           "done\n");
+  auto c = testing::run_uopc(
+      "fuzz --seconds 20 --max-programs 200 --seed 2 --target-persistent "
+      "--target " +
+      engine);
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+  std::string dir = ::testing::TempDir() + "/persistent-corpus";
+  std::filesystem::remove_all(dir);
+  c = testing::run_uopc("fuzz --seconds 30 --max-programs 200 --seed 2 --minimize --corpus " + dir +
+                        " --target-persistent --target '" + engine +
+                        " --plant stack_order_reversed'");
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  std::vector<std::string> files = files_in(dir);
+  ASSERT_EQ(files.size(), 1u) << c.out;
+  EXPECT_EQ(files[0], "target-stack.uir");
+  std::string text = testing::read_file(dir + "/" + files[0]);
+  EXPECT_LE(count_statements(text), 2) << text;
+  EXPECT_NE(text.find("# replay: echo "), std::string::npos) << text;
 }
 
 }  // namespace

@@ -118,8 +118,6 @@ TEST_F(Planted, AMistakeASizeOneAxisHidesIsStillNamedByItsOp) {
 // A failure of an external engine is named by the op that fails when the engine computes it
 // alone, not by the ops of the output where it showed.
 TEST(TargetSignature, LocalizesThroughTheTarget) {
-  std::string dir = ::testing::TempDir() + "/target-signature";
-  std::filesystem::create_directories(dir);
   struct Case {
     const char* plant;
     const char* text;
@@ -133,11 +131,12 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
                 "%t = permute %p order=[1 0]\n%y = mul %t 2.0\n",
                 "target-pad"},
        }) {
-    std::string command = std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + c.plant;
+    Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + c.plant, false,
+                  10);
     Program p = parse_program(c.text, "t.uir");
-    std::optional<Failure> f = check_target(p, command, dir);
+    std::optional<Failure> f = check_target(p, target);
     ASSERT_TRUE(f) << c.text;
-    EXPECT_EQ(target_signature(*f, p, command, dir), c.signature) << c.text;
+    EXPECT_EQ(target_signature(*f, p, target), c.signature) << c.text;
   }
 }
 

@@ -1,0 +1,254 @@
+#include "fuzz/target.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace uopc {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kStderrLines = 10;
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::string last_lines(const std::string& text, int n) {
+  size_t at = text.size();
+  if (at > 0 && text[at - 1] == '\n') --at;
+  for (int k = 0; k < n && at != std::string::npos && at > 0; ++k) at = text.rfind('\n', at - 1);
+  return at == std::string::npos || at == 0 ? text : text.substr(at + 1);
+}
+
+// `sh -c "exec COMMAND"` in a process group of its own, with the given descriptors as its
+// stdin, stdout and stderr; it is killed when the process that started it dies.
+pid_t spawn(const std::string& command, int in, int out, int err) {
+  pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("target: cannot fork");
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    ::signal(SIGPIPE, SIG_DFL);
+    std::string line = "exec " + command;
+    ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  return pid;
+}
+
+// Waits for pid until `deadline`; whether it ended (then `status` is set).
+bool wait_until(pid_t pid, int* status, Clock::time_point deadline) {
+  auto pause = std::chrono::microseconds(200);
+  for (;;) {
+    pid_t r = ::waitpid(pid, status, WNOHANG);
+    if (r == pid) return true;
+    if (r < 0) {
+      *status = 0;
+      return true;
+    }
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(20000));
+  }
+}
+
+void kill_group(pid_t pid) {
+  ::kill(-pid, SIGKILL);
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+}
+
+TargetAnswer ended(int status) {
+  TargetAnswer a;
+  if (WIFSIGNALED(status)) {
+    a.kind = TargetAnswer::Kind::Signaled;
+    a.code = WTERMSIG(status);
+  } else {
+    a.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  return a;
+}
+
+Clock::time_point deadline_after(double seconds) {
+  return Clock::now() + std::chrono::microseconds(static_cast<int64_t>(seconds * 1e6));
+}
+
+}  // namespace
+
+std::string describe(const TargetAnswer& a, double time_limit) {
+  switch (a.kind) {
+    case TargetAnswer::Kind::Signaled: {
+      const char* name = ::sigabbrev_np(a.code);
+      return "killed by signal " + std::to_string(a.code) +
+             (name ? " (SIG" + std::string(name) + ")" : "");
+    }
+    case TargetAnswer::Kind::TimedOut: {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", time_limit);
+      return std::string("ran past the ") + limit + " s time limit";
+    }
+    default:
+      return "exited " + std::to_string(a.code);
+  }
+}
+
+Target::Target(std::string command, bool persistent, double time_limit)
+    : command_(std::move(command)), persistent_(persistent), time_limit_(time_limit) {
+  char tmpl[] = "/tmp/uopc-target-XXXXXX";
+  if (!::mkdtemp(tmpl)) throw std::runtime_error("target: cannot create a folder");
+  dir_ = tmpl;
+  // A persistent engine that died is seen as EOF or EPIPE, not as a signal to this process.
+  ::signal(SIGPIPE, SIG_IGN);
+}
+
+Target::~Target() {
+  stop();
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+std::string target_replay(const std::string& command, bool persistent, const std::string& file) {
+  if (persistent)
+    return "echo " + quoted(file) + " | " + command + "; cat " + quoted(file + ".out");
+  return command + " " + quoted(file);
+}
+
+TargetAnswer Target::run(const std::string& program) {
+  std::string file = dir_ + "/program.uir";
+  std::ofstream(file, std::ios::binary) << program;
+  return persistent_ ? run_persistent(file) : run_once(file);
+}
+
+TargetAnswer Target::run_once(const std::string& file) {
+  std::string out_path = dir_ + "/stdout.txt", err_path = dir_ + "/stderr.txt";
+  int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  pid_t pid = spawn(command_ + " " + quoted(file), in, out, err);
+  ::close(in);
+  ::close(out);
+  ::close(err);
+  int status = 0;
+  TargetAnswer a;
+  if (wait_until(pid, &status, deadline_after(time_limit_))) {
+    a = ended(status);
+  } else {
+    kill_group(pid);
+    a.kind = TargetAnswer::Kind::TimedOut;
+  }
+  ::kill(-pid, SIGKILL);  // anything it left behind in its group
+  a.out = read_all(out_path);
+  a.err_tail = last_lines(read_all(err_path), kStderrLines);
+  return a;
+}
+
+void Target::start() {
+  int in[2], out[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
+    throw std::runtime_error("target: cannot create a pipe");
+  std::string err_path = dir_ + "/stderr.txt";
+  int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  pid_ = spawn(command_, in[0], out[1], err);
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err);
+  to_ = in[1];
+  from_ = out[0];
+  pending_.clear();
+}
+
+void Target::stop() {
+  if (pid_ <= 0) return;
+  ::close(to_);
+  ::close(from_);
+  kill_group(pid_);
+  pid_ = -1;
+}
+
+std::string Target::stderr_since(off_t from) const {
+  std::string all = read_all(dir_ + "/stderr.txt");
+  return last_lines(
+      static_cast<size_t>(from) < all.size() ? all.substr(static_cast<size_t>(from)) : "",
+      kStderrLines);
+}
+
+TargetAnswer Target::run_persistent(const std::string& file) {
+  if (pid_ <= 0) start();
+  struct stat st {};
+  off_t err_start = ::stat((dir_ + "/stderr.txt").c_str(), &st) == 0 ? st.st_size : 0;
+  std::filesystem::remove(file + ".out");
+  std::string line = file + "\n";
+  bool sent = ::write(to_, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  Clock::time_point deadline = deadline_after(time_limit_);
+  TargetAnswer a;
+  for (;;) {
+    size_t nl = pending_.find('\n');
+    if (nl != std::string::npos) {
+      std::string answer = pending_.substr(0, nl);
+      pending_.erase(0, nl + 1);
+      char* end = nullptr;
+      long code = std::strtol(answer.c_str(), &end, 10);
+      a.code = end != answer.c_str() && *end == '\0' ? static_cast<int>(code) : -1;
+      a.out = read_all(file + ".out");
+      break;
+    }
+    int wait_ms = static_cast<int>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+    pollfd p{from_, POLLIN, 0};
+    int ready = sent && wait_ms > 0 ? ::poll(&p, 1, wait_ms) : 0;
+    char buf[4096];
+    ssize_t n = ready > 0 ? ::read(from_, buf, sizeof buf) : 0;
+    if (n > 0) {
+      pending_.append(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (ready == 0 && sent) {  // no answer in time
+      stop();
+      a.kind = TargetAnswer::Kind::TimedOut;
+      break;
+    }
+    // The engine closed its stdout, or never read the line: it ended.
+    int status = 0;
+    if (!wait_until(pid_, &status, deadline_after(1.0))) kill_group(pid_);
+    ::close(to_);
+    ::close(from_);
+    ::kill(-pid_, SIGKILL);
+    pid_ = -1;
+    a = ended(status);
+    if (a.kind == TargetAnswer::Kind::Exited && a.code == 0) a.code = -1;  // no answer is no 0
+    break;
+  }
+  a.err_tail = stderr_since(err_start);
+  return a;
+}
+
+}  // namespace uopc

@@ -1,0 +1,65 @@
+// An external engine under test, run by the protocol of docs/ENGINES.md.
+//
+// One process per program: `CMD FILE` prints FILE's outputs as `uopc interp` does and exits 0
+// when every assert holds, 1 when one fails, and 77 when it does not support the program (the
+// program is skipped, never a failure); any other status, or a signal, is a crash. In
+// persistent mode CMD is started once and reads one program path per line on its stdin; for
+// each it writes the outputs to PATH.out and answers one line on stdout: the status it would
+// have exited with. Either way CMD runs in a process group of its own, killed whole when a
+// program takes longer than the time limit (and when the worker that started it dies), and the
+// last lines it wrote to stderr for a program are kept for the report.
+#pragma once
+
+#include <sys/types.h>
+#include <string>
+
+namespace uopc {
+
+// The status an engine answers for a program it does not support.
+constexpr int kUnsupported = 77;
+
+struct TargetAnswer {
+  enum class Kind { Exited, Signaled, TimedOut } kind = Kind::Exited;
+  int code = 0;          // the exit status, or the signal that ended it
+  std::string out;       // what it printed for the program
+  std::string err_tail;  // the last lines of its stderr for the program
+};
+
+// "exited 3", "killed by signal 11 (SEGV)", "ran past the 10 s time limit".
+std::string describe(const TargetAnswer& a, double time_limit);
+
+// The shell command that runs one file through the engine as a Target would, for reproducer
+// headers: `CMD FILE`, or in persistent mode FILE on CMD's stdin and FILE.out printed.
+std::string target_replay(const std::string& command, bool persistent, const std::string& file);
+
+class Target {
+ public:
+  // `time_limit`: seconds of wall time per program.
+  Target(std::string command, bool persistent, double time_limit);
+  ~Target();
+  Target(const Target&) = delete;
+  Target& operator=(const Target&) = delete;
+
+  // Writes `program` to a file of its own folder and has the engine run it.
+  TargetAnswer run(const std::string& program);
+
+  const std::string& command() const { return command_; }
+  double time_limit() const { return time_limit_; }
+
+ private:
+  TargetAnswer run_once(const std::string& file);
+  TargetAnswer run_persistent(const std::string& file);
+  void start();
+  void stop();
+  std::string stderr_since(off_t from) const;
+
+  std::string command_;
+  bool persistent_;
+  double time_limit_;
+  std::string dir_;
+  pid_t pid_ = -1;  // the persistent engine, when running
+  int to_ = -1, from_ = -1;
+  std::string pending_;  // what it wrote after its last status line
+};
+
+}  // namespace uopc
