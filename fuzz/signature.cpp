@@ -30,36 +30,42 @@ struct Isolated {
 
 // n reading fresh input buffers (distinct values) instead of its data sources, so that its
 // own rule alone decides its value; offsets and indices stay, as they must stay provable.
-// With `widened`, every size-1 axis of the inputs is 2 long instead, for an op whose attributes
-// do not depend on its operands' sizes: an index mistake on a size-1 axis reads the same element
-// (the axis's index is always 0), so the mistake shows only once the axis is longer.
-std::optional<Isolated> isolated(const UOp& n, bool widened = false) {
-  bool agnostic = is_alu(n.op) || n.op == Op::Cast || n.op == Op::Permute || n.op == Op::Flip ||
-                  n.op == Op::Reduce || n.op == Op::Stack;
-  if (widened && !agnostic) return std::nullopt;
+// How the fresh inputs of an isolated node are shaped. Widened: every size-1 axis 2 long, since
+// an index mistake on a size-1 axis reads the same element (its index is always 0). Extended:
+// one more trailing axis, 2 long, since a mistake that swaps axes is no mistake when there is
+// one. Both only for ops whose attributes do not depend on their operands' sizes (extended:
+// nor on their rank).
+enum class Inputs { Same, Widened, Extended };
+
+std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same) {
+  bool agnostic = is_alu(n.op) || n.op == Op::Cast || n.op == Op::Flip || n.op == Op::Reduce ||
+                  n.op == Op::Stack || (n.op == Op::Permute && mode == Inputs::Widened);
+  if (mode != Inputs::Same && !agnostic) return std::nullopt;
   std::vector<UOpRef> src, inputs;
   int64_t slot = 0;
   bool changed = false;
   for (size_t k = 0; k < n.src.size(); ++k) {
     const UOpRef& s = n.src[k];
     bool data = k == 0 || (n.op != Op::Shrink && n.op != Op::Index);
-    if (!data || s->op == Op::Const || s->op == Op::Buffer || s->numel() == 0) {
-      if (widened && s->rank() > 0) return std::nullopt;  // its shape would no longer fit
+    bool keep = s->op == Op::Const || (s->op == Op::Buffer && mode == Inputs::Same);
+    if (!data || keep || s->numel() == 0) {
+      if (mode != Inputs::Same && s->rank() > 0) return std::nullopt;  // it would not fit
       src.push_back(s);
       continue;
     }
     Shape shape = s->shape;
-    if (widened)
+    if (mode == Inputs::Widened)
       for (int64_t& d : shape) changed |= d == 1, d = d == 1 ? 2 : d;
+    if (mode == Inputs::Extended && shape.size() < 8) shape.push_back(2), changed = true;
     src.push_back(reshape(buffer(element_count(shape), s->dtype, slot++), shape));
     inputs.push_back(src.back());
   }
-  if (widened && !changed) return std::nullopt;
+  if (mode != Inputs::Same && !changed) return std::nullopt;
   try {
     UOpRef node = with_sources(n, src);
-    if (!widened) return Isolated{node, inputs};
+    if (mode == Inputs::Same) return Isolated{node, inputs};
     // with_sources keeps n's shape; printed and parsed again, the node gets its own.
-    Program typed = parse_program(print_program(single_output(Program{}, node)), "widened.uir");
+    Program typed = parse_program(print_program(single_output(Program{}, node)), "probe.uir");
     node = typed.statements.back().node;
     inputs.clear();
     for (const UOpRef& s : node->src)
@@ -70,27 +76,37 @@ std::optional<Isolated> isolated(const UOp& n, bool widened = false) {
   }
 }
 
-// The op where a failure first shows: the first node, sources before users, that fails on
-// fresh inputs by itself; failing that, the first whose value (with its whole subgraph)
-// fails. (An op, not a node: the program may be a temporary that takes its nodes with it.)
-std::optional<Op> localize(const Program& p, const Test& fails) {
+// Where a failure first shows: an op, and whether that op also fails computed alone without
+// kernel options (`plain`), when asked. (An op, not a node: the program may be a temporary that
+// takes its nodes with it.)
+struct Located {
+  Op op;
+  bool fails_plain = false;
+};
+
+// The first node, sources before users, that fails on fresh inputs by itself (shaped as given,
+// widened or extended); failing that, the first whose value (with its whole subgraph) fails.
+std::optional<Located> localize(const Program& p, const Test& fails, const Test* plain = nullptr) {
   std::vector<const UOp*> order;
   for (const UOp* n : topo_order(p.roots()))
     if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
-  auto fails_alone = [&](const std::optional<Isolated>& alone) {
-    return alone && fails(single_output(p, alone->node));
+  auto alone_fails = [&](const UOp& n, const Test& test) -> std::optional<Isolated> {
+    for (Inputs mode : {Inputs::Same, Inputs::Widened, Inputs::Extended}) {
+      std::optional<Isolated> alone = isolated(n, mode);
+      if (alone && test(single_output(p, alone->node))) return alone;
+    }
+    return std::nullopt;
   };
   for (const UOp* n : order) {
-    std::optional<Isolated> alone = isolated(*n);
-    if (!fails_alone(alone)) alone = isolated(*n, true);
-    if (!fails_alone(alone)) continue;
+    std::optional<Isolated> alone = alone_fails(*n, fails);
+    if (!alone) continue;
     // The fresh inputs go through reshape's rule; that may be what fails.
     for (const UOpRef& input : alone->inputs)
-      if (input->op == Op::Reshape && fails(single_output(p, input))) return Op::Reshape;
-    return n->op;
+      if (input->op == Op::Reshape && fails(single_output(p, input))) return Located{Op::Reshape};
+    return Located{n->op, plain && alone_fails(*n, *plain)};
   }
   for (const UOp* n : order)
-    if (fails(single_output(p, shared_from(n)))) return n->op;
+    if (fails(single_output(p, shared_from(n)))) return Located{n->op};
   return std::nullopt;
 }
 
@@ -109,21 +125,22 @@ std::string by_outputs(const Failure& f, const Program& p) {
   return out;
 }
 
-std::optional<Op> culprit(const std::string& family, const Program& p, Backend& backend,
-                          const EngineConfig& config) {
+// `plain`: also say whether the op found fails without kernel options, on one thread.
+std::optional<Located> culprit(const std::string& family, const Program& p, Backend& backend,
+                               const EngineConfig& config, bool plain = false) {
   if (family == "roundtrip")
     return localize(p, [](const Program& q) { return check_roundtrip(q).has_value(); });
-  if (family == "cost" || family == "ub")
-    return localize(p, [&](const Program& q) {
-      std::optional<Failure> f = check_engines(q, backend, config);
-      return f && f->oracle == family;
-    });
-  Test wrong = [&](const Program& q) {
-    std::optional<Failure> f = check_engines(q, backend, config);
-    return f && oracle_family(f->oracle) == "engines";
+  auto in_family = [&](const EngineConfig& c) -> Test {
+    return [&, c](const Program& q) {
+      std::optional<Failure> f = check_engines(q, backend, c);
+      return f && oracle_family(f->oracle) == family;
+    };
   };
-  if (std::optional<Op> op = localize(p, wrong)) return op;
-  return localize(with_composites(p), wrong);
+  Test wrong = in_family(config), wrong_plain = in_family(EngineConfig{});
+  const Test* probe = plain ? &wrong_plain : nullptr;
+  if (std::optional<Located> at = localize(p, wrong, probe)) return at;
+  if (family != "engines") return std::nullopt;
+  return localize(with_composites(p), wrong, probe);
 }
 
 }  // namespace
@@ -205,12 +222,12 @@ std::string target_kind(const Failure& f) {
 
 std::string target_signature(const Failure& f, const Program& p, Target& target) {
   std::string kind = target_kind(f);
-  std::optional<Op> op = localize(p, [&](const Program& q) {
+  std::optional<Located> at = localize(p, [&](const Program& q) {
     std::optional<Failure> g = check_target(q, target);
     return g && target_kind(*g) == kind;
   });
   std::string prefix = kind == "value" ? "target-" : "target-" + kind + "-";
-  return op ? prefix + std::string(op_name(*op)) : by_outputs(f, p);
+  return at ? prefix + std::string(op_name(at->op)) : by_outputs(f, p);
 }
 
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
@@ -231,17 +248,22 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
   if (family == "engines")
     if (std::optional<std::string> d = render_decision(p, backend, config))
       return "engines-render_" + *d;
-  // A failure that needs kernel options is the options' bug, whichever op shows it.
-  if (family == "engines" || family == "cost" || family == "ub") {
+  if (family != "engines" && family != "cost" && family != "ub" && family != "roundtrip")
+    return by_outputs(f, p);
+  // A failure that needs kernel options is the options' bug, whichever op shows it, unless the
+  // op where it shows fails without them too once computed alone: then the op's rule is wrong,
+  // and the options only exposed it in this program.
+  if (family != "roundtrip") {
     std::string kinds;
     for (const std::string& k : options_needed(family, p, backend, config))
       kinds += (kinds.empty() ? "" : "+") + k;
-    if (!kinds.empty()) return family + "-" + kinds;
+    if (!kinds.empty()) {
+      std::optional<Located> at = culprit(family, p, backend, config, true);
+      return family + "-" + (at && at->fails_plain ? std::string(op_name(at->op)) : kinds);
+    }
   }
-  if (family != "engines" && family != "cost" && family != "ub" && family != "roundtrip")
-    return by_outputs(f, p);
-  if (std::optional<Op> op = culprit(family, p, backend, config))
-    return family + "-" + std::string(op_name(*op));
+  if (std::optional<Located> at = culprit(family, p, backend, config))
+    return family + "-" + std::string(op_name(at->op));
   return by_outputs(f, p);
 }
 

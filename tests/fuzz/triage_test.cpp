@@ -66,6 +66,22 @@ TEST_F(Planted, AnUpcastBugIsNamedUpcastUnderEveryOptionThatShowsIt) {
   }
 }
 
+// A reduce that folds the wrong axes is the reduce's bug even in a program where only an option
+// shows it (a whole reduction has no other axes to confuse): computed alone on inputs with one
+// more axis, without options, the reduce fails.
+TEST_F(Planted, AnOpThatFailsWithoutOptionsIsNamedByTheOp) {
+  set_plant(Plant::ReduceTrailingAxes);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program("%x = buffer 100\n%r = reduce %x op=add pop=1\n", "t.uir");
+  EXPECT_FALSE(check_engines(p, *tcc, {}));
+  for (const char* opts : {"unroll=2:ordered", "block=4"}) {
+    EngineConfig config = fixed(opts, 1);
+    std::optional<Failure> f = check_engines(p, *tcc, config);
+    ASSERT_TRUE(f) << opts;
+    EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-reduce") << opts;
+  }
+}
+
 // A bug in the unrolled tree itself keeps the name unroll: folded in order it does not show.
 TEST_F(Planted, ATreeBugIsNamedUnroll) {
   set_plant(Plant::UnrollTreeDropsLast);
