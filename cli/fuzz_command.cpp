@@ -35,6 +35,7 @@ namespace uopc::cli {
 namespace {
 
 constexpr int kMaxJobs = 64;
+constexpr int kMinimizeBudget = 30;  // times --time-limit
 
 // SIGINT or SIGTERM, once received: the campaign stops its workers and prints its summary.
 volatile sig_atomic_t g_stop_signal = 0;
@@ -62,6 +63,7 @@ struct Shared {
   std::atomic<uint64_t> current_seed[kMaxJobs];
   std::atomic<int64_t> started_ms[kMaxJobs];      // when the current program began; 0 when idle
   std::atomic<int64_t> started_cpu_ms[kMaxJobs];  // the worker's CPU time then
+  std::atomic<bool> minimizing[kMaxJobs];         // shrinking a failure, not checking a program
   SeedStats stats[kMaxJobs];                      // each worker's own, read at the end
 };
 
@@ -187,7 +189,16 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
     // mark behind; giving freed memory back keeps a long campaign's footprint flat.
     if (done % 4096 == 0) ::malloc_trim(0);
     if (!f) continue;
-    write_all(fd, encode(make_record(seed, *f, a, *backend, target.get())));
+    // Shrinking runs the oracles many times over: it gets a budget of its own (past_time_limit).
+    if (a.minimize) {
+      shared->minimizing[j] = true;
+      shared->started_cpu_ms[j] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
+      shared->started_ms[j] = now_ms();
+    }
+    Record record = make_record(seed, *f, a, *backend, target.get());
+    shared->started_ms[j] = 0;
+    shared->minimizing[j] = false;
+    write_all(fd, encode(record));
     if (stop_on_failure) break;
   }
 }
@@ -361,9 +372,11 @@ class Driver {
   }
 
   // The limit counts the worker's CPU time, so a loaded machine does not make a program slow;
-  // ten times the limit in wall time also counts, for a worker that waits forever.
+  // ten times the limit in wall time also counts, for a worker that waits forever. Shrinking a
+  // failure may take kMinimizeBudget times the limit.
   bool past_time_limit(int j, pid_t pid) const {
     int64_t started = shared_->started_ms[j], limit = static_cast<int64_t>(a_.time_limit * 1000);
+    if (shared_->minimizing[j]) limit *= kMinimizeBudget;
     if (started <= 0) return false;
     if (now_ms() - started > 10 * limit) return true;
     clockid_t clock;
@@ -386,16 +399,20 @@ class Driver {
     bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !overdue;
     if (clean) return;
     uint64_t seed = shared_->current_seed[j];
+    bool shrinking = shared_->minimizing[j];  // the program itself was checked and counted
     shared_->started_ms[j] = 0;
-    shared_->programs[j] += 1;
+    shared_->minimizing[j] = false;
+    if (!shrinking) shared_->programs[j] += 1;
+    int limit = static_cast<int>(a_.time_limit) * (shrinking ? kMinimizeBudget : 1);
     std::string what =
-        overdue
-            ? "ran past the " + std::to_string(static_cast<int>(a_.time_limit)) + " s time limit"
-            : std::string("died (") +
-                  (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                       : "exit " + std::to_string(WEXITSTATUS(status))) +
-                  ")";
-    Failure f{overdue ? "timeout" : "crash", "the worker " + what + " checking this program",
+        overdue ? "ran past the " + std::to_string(limit) + " s time limit"
+                : std::string("died (") +
+                      (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                           : "exit " + std::to_string(WEXITSTATUS(status))) +
+                      ")";
+    Failure f{overdue ? "timeout" : "crash",
+              "the worker " + what +
+                  (shrinking ? " shrinking a failure of this program" : " checking this program"),
               program_of(seed, a_), config_of(seed, a_)};
     Record r{seed, f, f.oracle};
     try {
