@@ -192,7 +192,7 @@ TEST(FuzzCli, WronglyAcceptedProgramsAreNamedByTheirRule) {
     ASSERT_EQ(name.rfind("rejection-", 0), 0u) << name;
     EXPECT_TRUE(rules.count(name.substr(10))) << name;
   }
-  EXPECT_EQ(files, 1) << c.out;
+  EXPECT_GT(files, 0);
 }
 
 // One bug, one file: a wrong copy index shows in whatever op an upcast, an unroll or --opts auto
@@ -397,7 +397,7 @@ TEST(FuzzTarget, SignaturesNameOnlyOpsOfTheReproducer) {
       EXPECT_NE(program.find(" = " + op + " "), std::string::npos) << name << ":\n" << text;
     }
   }
-  EXPECT_GT(files, 0);
+  EXPECT_EQ(files, 1) << c.out;
 }
 
 }  // namespace
