@@ -151,16 +151,22 @@ class ExprGen {
     Op op = c_.coin() ? Op::Idiv : Op::Mod;
     if (d <= 0 || c_.coin()) return alu(op, {scaled_sum(depth, d), lit(d)});
     UOpRef sum;
-    int64_t lo = 0, hi = 0;  // the exact range of the sum so far
+    // The exact range of the sum so far, in 128 bits: three products of i32 values overflow 64.
+    __int128 lo = 0, hi = 0;
     for (int t = 0, n = static_cast<int>(c_.range(2, 3)); t < n; ++t) {
       const UOpRef& v = c_.pick(vars_);
       int64_t k = c_.coin() ? 1 : c_.coin() ? d * c_.range(-2, 2) : c_.range(-3, 3);
-      lo += std::min(k * v->bounds.lo, k * v->bounds.hi);
-      hi += std::max(k * v->bounds.lo, k * v->bounds.hi);
+      k = std::clamp<int64_t>(k, INT32_MIN, INT32_MAX);  // as the literal holds it
+      __int128 a = static_cast<__int128>(k) * v->bounds.lo,
+               b = static_cast<__int128>(k) * v->bounds.hi;
+      lo += std::min(a, b);
+      hi += std::max(a, b);
       UOpRef term = k == 1 ? v : alu(Op::Mul, {v, lit(k)});
       sum = sum ? alu(Op::Add, {sum, term}) : term;
     }
-    int64_t shift = c_.coin() ? INT32_MAX - hi : INT32_MIN - lo;
+    __int128 want = c_.coin() ? INT32_MAX - hi : INT32_MIN - lo;
+    constexpr __int128 kFar = int64_t{1} << 40;  // past either end of i32 by far; lit clamps
+    int64_t shift = static_cast<int64_t>(std::clamp(want, -kFar, kFar));
     shift = shift / d * d + d * c_.range(-1, 1);
     return alu(op, {alu(Op::Add, {sum, lit(shift)}), lit(d)});
   }
