@@ -383,7 +383,7 @@ TEST(FuzzTarget, SignaturesNameOnlyOpsOfTheReproducer) {
   std::string dir = ::testing::TempDir() + "/target-corpus";
   std::filesystem::remove_all(dir);
   std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
-  auto c = testing::run_uopc("fuzz --seconds 20 --max-programs 300 --seed 2 --minimize --corpus " +
+  auto c = testing::run_uopc("fuzz --seconds 20 --max-programs 60 --seed 2 --minimize --corpus " +
                              dir + " --target '" + run + " --plant stack_order_reversed'");
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   int files = 0;
@@ -458,7 +458,7 @@ TEST(TargetProtocol, AHangingEngineIsKilledWithItsChildren) {
   std::filesystem::remove(marker);
   auto started = std::chrono::steady_clock::now();
   auto c = testing::run_uopc(
-      "fuzz --seconds 20 --max-programs 15 --seed 5 --time-limit 1 "
+      "fuzz --seconds 20 --max-programs 6 --seed 5 --time-limit 1 "
       "--keep-going -o " +
       ::testing::TempDir() + " --target " + hang);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -477,13 +477,13 @@ TEST(TargetProtocol, PersistentModeFindsWhatOneShotFinds) {
                            " run --backend tcc \"$@\" \"$f\" >\"$f.out\" 2>/dev/null\n  echo $?\n"
                            "done\n");
   auto c = testing::run_uopc(
-      "fuzz --seconds 20 --max-programs 200 --seed 2 --target-persistent "
+      "fuzz --seconds 20 --max-programs 80 --seed 2 --target-persistent "
       "--target " +
       engine);
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
   std::string dir = ::testing::TempDir() + "/persistent-corpus";
   std::filesystem::remove_all(dir);
-  c = testing::run_uopc("fuzz --seconds 30 --max-programs 200 --seed 2 --minimize --corpus " + dir +
+  c = testing::run_uopc("fuzz --seconds 30 --max-programs 40 --seed 2 --minimize --corpus " + dir +
                         " --target-persistent --target '" + engine +
                         " --plant stack_order_reversed'");
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
