@@ -82,11 +82,15 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same) {
 struct Located {
   Op op;
   bool fails_plain = false;
+  std::string kinds;  // the options the node computed alone needs, when asked
 };
+
+using KindsOf = std::function<std::string(const Program& alone)>;
 
 // The first node, sources before users, that fails on fresh inputs by itself (shaped as given,
 // widened or extended); failing that, the first whose value (with its whole subgraph) fails.
-std::optional<Located> localize(const Program& p, const Test& fails, const Test* plain = nullptr) {
+std::optional<Located> localize(const Program& p, const Test& fails, const Test* plain = nullptr,
+                                const KindsOf* kinds_of = nullptr) {
   std::vector<const UOp*> order;
   for (const UOp* n : topo_order(p.roots()))
     if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
@@ -103,7 +107,9 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     // The fresh inputs go through reshape's rule; that may be what fails.
     for (const UOpRef& input : alone->inputs)
       if (input->op == Op::Reshape && fails(single_output(p, input))) return Located{Op::Reshape};
-    return Located{n->op, plain && alone_fails(*n, *plain)};
+    Located at{n->op, plain && alone_fails(*n, *plain)};
+    if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
+    return at;
   }
   for (const UOp* n : order)
     if (fails(single_output(p, shared_from(n)))) return Located{n->op};
@@ -125,9 +131,11 @@ std::string by_outputs(const Failure& f, const Program& p) {
   return out;
 }
 
-// `plain`: also say whether the op found fails without kernel options, on one thread.
+// `plain`: also say whether the op found fails without kernel options, on one thread, and
+// which options it needs computed alone (`kinds_of`).
 std::optional<Located> culprit(const std::string& family, const Program& p, Backend& backend,
-                               const EngineConfig& config, bool plain = false) {
+                               const EngineConfig& config, bool plain = false,
+                               const KindsOf* kinds_of = nullptr) {
   if (family == "roundtrip")
     return localize(p, [](const Program& q) { return check_roundtrip(q).has_value(); });
   auto in_family = [&](const EngineConfig& c) -> Test {
@@ -138,9 +146,9 @@ std::optional<Located> culprit(const std::string& family, const Program& p, Back
   };
   Test wrong = in_family(config), wrong_plain = in_family(EngineConfig{});
   const Test* probe = plain ? &wrong_plain : nullptr;
-  if (std::optional<Located> at = localize(p, wrong, probe)) return at;
+  if (std::optional<Located> at = localize(p, wrong, probe, kinds_of)) return at;
   if (family != "engines") return std::nullopt;
-  return localize(with_composites(p), wrong, probe);
+  return localize(with_composites(p), wrong, probe, kinds_of);
 }
 
 }  // namespace
@@ -253,13 +261,20 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
   // A failure that needs kernel options is the options' bug, whichever op shows it, unless the
   // op where it shows fails without them too once computed alone: then the op's rule is wrong,
   // and the options only exposed it in this program.
+  // The options are those the op needs computed alone, when it fails alone: what else the
+  // program does (a thread loop that gives a reduce a kernel of its own, say) is not the bug.
   if (family != "roundtrip") {
-    std::string kinds;
-    for (const std::string& k : options_needed(family, p, backend, config))
-      kinds += (kinds.empty() ? "" : "+") + k;
+    KindsOf kinds_of = [&](const Program& q) {
+      std::string kinds;
+      for (const std::string& k : options_needed(family, q, backend, config))
+        kinds += (kinds.empty() ? "" : "+") + k;
+      return kinds;
+    };
+    std::string kinds = kinds_of(p);
     if (!kinds.empty()) {
-      std::optional<Located> at = culprit(family, p, backend, config, true);
-      return family + "-" + (at && at->fails_plain ? std::string(op_name(at->op)) : kinds);
+      std::optional<Located> at = culprit(family, p, backend, config, true, &kinds_of);
+      if (at && at->fails_plain) return family + "-" + std::string(op_name(at->op));
+      return family + "-" + (at && !at->kinds.empty() ? at->kinds : kinds);
     }
   }
   if (std::optional<Located> at = culprit(family, p, backend, config))

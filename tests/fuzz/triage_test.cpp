@@ -82,6 +82,22 @@ TEST_F(Planted, AnOpThatFailsWithoutOptionsIsNamedByTheOp) {
   }
 }
 
+// The options a failure needs are those of the op where it shows, computed alone: here a thread
+// loop only gives the reduce a kernel of its own, where the block option then applies.
+TEST_F(Planted, TheOptionsNamedAreThoseTheOpNeedsAlone) {
+  set_plant(Plant::ReduceBlockRestarts);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program(
+      "%x = buffer 45 dtype=i32\n%m = reshape %x shape=[15 3]\n%r = reduce %m op=max pop=1\n"
+      "%c = reshape %r shape=[3 1]\n%e = expand %c shape=[3 2]\n",
+      "t.uir");
+  EngineConfig config = fixed("thread=1 block=3", 1);
+  std::optional<Failure> f = check_engines(p, *tcc, config);
+  ASSERT_TRUE(f);
+  EXPECT_FALSE(check_engines(p, *tcc, fixed("block=3", 1)));
+  EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-block");
+}
+
 // A bug in the unrolled tree itself keeps the name unroll: folded in order it does not show.
 TEST_F(Planted, ATreeBugIsNamedUnroll) {
   set_plant(Plant::UnrollTreeDropsLast);
