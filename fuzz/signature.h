@@ -12,7 +12,9 @@
 //   (RenderOptions::by_helper): that decision ("engines-render_minmax");
 // - a failure that goes away without kernel options on one thread: the options it still needs
 //   (reduce_config in fuzz/reduce.h: "engines-upcast", "engines-thread+threads"), whichever op
-//   the options happened to reach;
+//   the options happened to reach, as that op needs them computed alone; unless the op also
+//   fails alone without options (on inputs with size-1 axes widened, or one more axis), which
+//   names the op;
 // - else the op, by localization: each node, in topological order, computed alone on fresh
 //   input buffers, the first that fails naming the op. So a wrong permute rule is
 //   "engines-permute" whether the permute feeds an add, a reduce or a pad's composite, whether
