@@ -45,8 +45,9 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 // wrong exit status, "target-SIGSEGV-pad" for a crash, as target_kind says.
 std::string target_signature(const Failure& f, const Program& p, Target& target);
 
-// What went wrong with an external engine: "value" (it printed another value), "exitN" (it
-// answered status N instead of the interpreter's), "SIGSEGV" (a signal ended it), "timeout".
+// What went wrong with an external engine: "value" (it printed another value, or an assert's
+// verdict differs), "exitN" (it answered status N, neither 0 nor 1), "SIGSEGV" (a signal ended
+// it), "timeout".
 std::string target_kind(const Failure& f);
 
 // The family an oracle belongs to ("memory" -> "engines"), or the oracle itself.

@@ -158,6 +158,11 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
   for (const Case& c : {
            Case{"stack_order_reversed",
                 "%s = stack 1 2 3\n%c = cast %s dtype=f32\n%d = add %c 1.5\n", "target-stack"},
+           // an assert that fails only in the target is a value that differs
+           Case{"pad_swap_sides",
+                "%x = stack 1.0 2.0 3.0\n%p = pad %x pads=[1 0]\n%w = stack 0.0 1.0 2.0 3.0\n"
+                "%ok = assert %p %w\n",
+                "target-pad"},
            Case{"pad_swap_sides",
                 "%x = buffer 6\n%m = reshape %x shape=[2 3]\n%p = pad %m pads=[0 0 1 2]\n"
                 "%t = permute %p order=[1 0]\n%y = mul %t 2.0\n",
