@@ -14,18 +14,13 @@
 #include "cli/source.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
+#include "fuzz/target.h"
 #include "ir/error.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
 
 namespace uopc::cli {
 namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // `CMD FILE` in a private directory, killed after `timeout` seconds; exit status 0 means the
 // candidate still fails. Its output goes to DIR/output.txt, which the last run leaves.

@@ -24,12 +24,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kStderrLines = 10;
 
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -104,6 +98,12 @@ Clock::time_point deadline_after(double seconds) {
 
 }  // namespace
 
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string describe(const TargetAnswer& a, double time_limit) {
   switch (a.kind) {
     case TargetAnswer::Kind::Signaled: {
@@ -138,8 +138,8 @@ Target::~Target() {
 
 std::string target_replay(const std::string& command, bool persistent, const std::string& file) {
   if (persistent)
-    return "echo " + quoted(file) + " | " + command + "; cat " + quoted(file + ".out");
-  return command + " " + quoted(file);
+    return "echo " + shell_quote(file) + " | " + command + "; cat " + shell_quote(file + ".out");
+  return command + " " + shell_quote(file);
 }
 
 TargetAnswer Target::run(const std::string& program) {
@@ -153,7 +153,7 @@ TargetAnswer Target::run_once(const std::string& file) {
   int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  pid_t pid = spawn(command_ + " " + quoted(file), in, out, err);
+  pid_t pid = spawn(command_ + " " + shell_quote(file), in, out, err);
   ::close(in);
   ::close(out);
   ::close(err);

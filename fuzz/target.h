@@ -28,6 +28,9 @@ struct TargetAnswer {
 // "exited 3", "killed by signal 11 (SEGV)", "ran past the 10 s time limit".
 std::string describe(const TargetAnswer& a, double time_limit);
 
+// `s` as one word for /bin/sh, in single quotes.
+std::string shell_quote(const std::string& s);
+
 // The shell command that runs one file through the engine as a Target would, for reproducer
 // headers: `CMD FILE`, or in persistent mode FILE on CMD's stdin and FILE.out printed.
 std::string target_replay(const std::string& command, bool persistent, const std::string& file);
