@@ -124,7 +124,14 @@ void write_all(int fd, const std::string& s) {
 GenOptions gen_options(const FuzzArgs& a) {
   GenOptions gen;
   gen.max_numel = a.max_numel;
+  gen.steering = parse_steering(a.steering_words);
   return gen;
+}
+
+// " --ops add,mul --no-nan", or "" unsteered.
+std::string steering_flags(const FuzzArgs& a) {
+  std::string flags = gen_options(a).steering.flags();
+  return flags.empty() ? "" : " " + flags;
 }
 
 // The failure as a worker reports it: shrunk first when asked, and named.
@@ -241,7 +248,8 @@ std::string as_comment(const std::string& text) {
 
 // The flags that make `uopc fuzz --replay SEED` check the same program the same way.
 std::string replay_flags(const FuzzArgs& a) {
-  std::string flags = " --max-numel " + std::to_string(a.max_numel) + " --backend " + a.backend;
+  std::string flags = " --max-numel " + std::to_string(a.max_numel) + " --backend " + a.backend +
+                      steering_flags(a);
   return a.plant.empty() ? flags : flags + " --plant " + a.plant;
 }
 
@@ -482,6 +490,7 @@ class Driver {
         "# signature: " + signature + "\n# found by uopc fuzz (seed " + std::to_string(r.seed) +
         "): the " + r.failure.oracle + " oracle: " + r.failure.detail + "\n" +
         (a_.plant.empty() ? "" : "# planted bug: " + a_.plant + "\n") +
+        (a_.steering_words.empty() ? "" : "# generated with:" + steering_flags(a_) + "\n") +
         (a_.target.empty() ? "# flags: " + r.failure.config.flags() + "\n" : "") +
         (a_.target.empty() ? "# replay: uopc fuzz --check " + path + " --backend " + a_.backend +
                                  (a_.plant.empty() ? "" : " --plant " + a_.plant) + " " +
@@ -628,6 +637,7 @@ int run_fuzz(const FuzzArgs& given) {
   if (!make_backend(a.backend))
     throw UserError("--backend takes cc or tcc, not '" + a.backend + "'");
   if (a.jobs < 1 || a.jobs > kMaxJobs) throw UserError("--jobs takes 1 to 64");
+  gen_options(a);  // a steering no program keeps to is refused before any worker starts
   if (a.replay >= 0) return replay(a);
   if (!a.check.empty()) return check_file(a);
   uint64_t seed =

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace uopc::cli {
 
@@ -32,9 +33,9 @@ struct FuzzArgs {
   double time_limit = 10;     // seconds one program may take before its worker is killed
   std::string opts = "none";  // how the compiled engine runs the program (--check, reduce)
   int threads = 1;
-  bool stats = false;
-  double status_every = 10;  // seconds between status lines when stderr is not a terminal  // print
-                             // the edge values each op met and the symbolic oracle's verdicts
+  bool stats = false;          // print the edge values each op met and the symbolic verdicts
+  double status_every = 10;    // seconds between status lines when stderr is not a terminal
+  std::vector<std::string> steering_words;  // --ops, --no-nan, ... (fuzz/steering.h)
 };
 
 // 0 when every oracle agreed, 1 when one did not (the program is printed), 2 on bad arguments.

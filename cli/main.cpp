@@ -226,6 +226,28 @@ void add_engine_flags(CLI::App* cmd, std::string& opts, int& threads, const std:
   cmd->add_option("--threads", threads, what + "threads (default 1)")->check(CLI::Range(1, 1024));
 }
 
+// The generator's steering (fuzz/steering.h), kept as words so that one parser reads them here
+// and in the libFuzzer targets.
+void add_steering_flags(CLI::App* cmd, std::vector<std::string>& words) {
+  auto list = [&](const char* flag, const char* help) {
+    cmd->add_option_function<std::string>(
+        flag, [&words, flag](const std::string& v) { words.push_back(std::string(flag) + "=" + v); },
+        help);
+  };
+  list("--ops", "OP,OP: generate programs of these ops only (buffer or stack among them)");
+  list("--exclude-ops", "OP,OP: generate no program with these ops");
+  list("--dtypes", "D,D: values of these dtypes only (bool, i32, f32)");
+  list("--max-rank", "N: values of rank N at most (1 to 8)");
+  const std::pair<const char*, const char*> classes[] = {
+      {"--no-nan", "no value is NaN"},
+      {"--no-inf", "no value is infinite"},
+      {"--no-signed-zero", "no value is -0"},
+      {"--no-int-extremes", "no i32 value beyond 2^15, so nothing wraps or saturates"},
+      {"--no-zero-divisor", "no idiv or mod by 0"}};
+  for (const auto& [flag, help] : classes)
+    cmd->add_flag_callback(flag, [&words, flag = flag] { words.push_back(flag); }, help);
+}
+
 int dispatch(int argc, char** argv) {
   // UOPC_PLANT is --plant for every subcommand; a name that is no plant is a mistake.
   std::string env_plant = plant_from_environment();
@@ -334,6 +356,7 @@ int dispatch(int argc, char** argv) {
   fuzz->add_flag("--keep-going", fa.keep_going, "go on after a failure (implied by --corpus)");
   fuzz->add_option("--time-limit", fa.time_limit, "seconds one program may take (default 10)");
   add_engine_flags(fuzz, fa.opts, fa.threads, "with --check: ");
+  add_steering_flags(fuzz, fa.steering_words);
   fuzz->callback([&] { code = run_fuzz(fa); });
 
   ReduceArgs rd;

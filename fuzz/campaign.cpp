@@ -48,11 +48,12 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
   return check_symbolic(choices, stats ? &stats->symbolic : nullptr);
 }
 
-std::optional<Failure> check_input(Choices& choices, Backend& backend) {
+std::optional<Failure> check_input(Choices& choices, Backend& backend, const Steering& steering) {
   // Small values and the composites through the interpreter only keep an input near the
   // 10 ms libFuzzer wants, even under the sanitizers.
   GenOptions gen;
   gen.max_numel = 64;
+  gen.steering = steering;
   Program p = generate(choices, gen);
   EngineConfig config = draw_engine_config(choices);
   if (auto f = check_program(p, backend, false, config)) return f;

@@ -55,8 +55,9 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
 // What fuzz_diff runs on one input, from any choice source: a small program (64 elements at
 // most) with drawn kernel options through the engines and round trip oracles and the
 // composites through the interpreter, a rule-breaking variant, and on one input in four a
-// symbolic expression.
-std::optional<Failure> check_input(Choices& choices, Backend& backend);
+// symbolic expression. The program keeps to `steering`.
+std::optional<Failure> check_input(Choices& choices, Backend& backend,
+                                   const Steering& steering = {});
 
 // The program of one seed against an external engine (check_target).
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,

@@ -24,13 +24,19 @@ const std::vector<float> kEdgeF32 = {-0.0f,  0.0f,    NAN,  INFINITY, -INFINITY,
                                      1e-40f, -1e-45f, 1.0f, -1.5f};
 const std::vector<int64_t> kEdgeI32 = {INT32_MIN, INT32_MAX, -1, 0, 1, INT32_MIN + 1, 7};
 
+// How many times a step is drawn again when the steering refuses what it built.
+constexpr int kMaxTries = 8;
+
 class Generator {
  public:
   Generator(Choices& c, const GenOptions& o) : c_(c), o_(o) {}
 
   Program run() {
     p_.file = "generated.uir";
-    add(source());
+    for (int tries = 0; p_.statements.empty(); ++tries) {
+      UOpRef first = source();
+      if (kept(first) || tries >= kMaxTries) add(first);
+    }
     int n = static_cast<int>(c_.range(1, o_.max_statements));
     for (int i = 0; i < n; ++i) step();
     return std::move(p_);
@@ -72,9 +78,23 @@ class Generator {
   }
 
   // ---- values and shapes
-  DType dtype() { return static_cast<DType>(c_.range(0, 2)); }
+  DType dtype() {
+    if (o_.steering.dtypes.empty()) return static_cast<DType>(c_.range(0, 2));
+    return c_.pick(std::vector<DType>(o_.steering.dtypes.begin(), o_.steering.dtypes.end()));
+  }
 
-  Scalar value(DType d, int64_t k) {
+  // Literals the steering refuses become ordinary ones.
+  Scalar steered(Scalar v, int64_t k) {
+    if (o_.steering.allows(v)) return v;
+    if (v.dtype == DType::F32) return Scalar::of_f32(static_cast<float>(k % 8) * 0.75f + 0.5f);
+    return Scalar::of_i32(static_cast<int32_t>(k % 64) * 7 - 20);
+  }
+
+  int max_rank() const { return std::min(5, o_.steering.max_rank); }
+
+  Scalar value(DType d, int64_t k) { return steered(any_value(d, k), k); }
+
+  Scalar any_value(DType d, int64_t k) {
     switch (d) {
       case DType::Bool:
         return Scalar::of_bool(c_.coin());
@@ -91,7 +111,7 @@ class Generator {
   }
 
   Shape shape_of(int64_t budget) {
-    int rank = static_cast<int>(c_.range(0, 5));
+    int rank = static_cast<int>(c_.range(0, max_rank()));
     Shape s;
     int64_t n = 1;
     for (int k = 0; k < rank; ++k) {
@@ -105,7 +125,7 @@ class Generator {
 
   // A shape with `numel` elements and rank 0 to 5, splitting and merging factors.
   Shape factor(int64_t numel) {
-    int rank = static_cast<int>(c_.range(0, 5));
+    int rank = static_cast<int>(c_.range(0, max_rank()));
     if (numel == 0) {
       Shape s(static_cast<size_t>(std::max(rank, 1)), 0);
       for (int64_t& d : s) d = c_.range(0, 3);
@@ -128,10 +148,12 @@ class Generator {
 
   // ---- sources
   UOpRef source() {
-    Shape s = shape_of(o_.max_numel);
+    const Steering& st = o_.steering;
+    Shape s = shape_of(st.allows(Op::Buffer) ? o_.max_numel : 24);
+    if (!st.allows(Op::Reshape)) s = {element_count(s)};
     int64_t n = element_count(s);
     UOpRef flat;
-    if (c_.coin() || n > 24) {
+    if (!st.allows(Op::Stack) || (st.allows(Op::Buffer) && (c_.coin() || n > 24))) {
       flat = buffer(n, dtype(), buffers_++);
     } else {
       DType d = dtype();
@@ -162,24 +184,50 @@ class Generator {
   }
 
   void step() {
-    if (c_.one_in(8)) return add(source());
+    for (int tries = 0; tries < (steered_ ? kMaxTries : 1); ++tries) {
+      UOpRef y = draw();
+      if (y && y->numel() <= o_.max_numel && kept(y)) return add(y);
+      uses_.clear();
+    }
+  }
+
+  UOpRef draw() {
+    if (c_.one_in(8)) return source();
     UOpRef x = operand();
-    UOpRef y;
     try {
-      y = transform(x);
+      return transform(x);
     } catch (const TypeError&) {
       // A draw the type rules refuse (say, a stack past rank 8) is skipped, not kept.
-      y = nullptr;
+      return nullptr;
     }
-    if (!y || y->numel() > o_.max_numel) {
-      uses_.clear();
-      return;
+  }
+
+  bool kept(const UOpRef& y) {
+    return !steered_ || steering_violation(y, o_.steering).empty();
+  }
+
+  // The op each draw of transform builds first (Const: an op chosen among those allowed).
+  static Op primary(int64_t draw) {
+    static const Op ops[] = {Op::Reshape, Op::Reshape, Op::Permute, Op::Expand, Op::Shrink,
+                             Op::Shrink,  Op::Pad,     Op::Flip,    Op::Stack,  Op::Index,
+                             Op::Reduce,  Op::Reduce,  Op::Reduce,  Op::Const,  Op::Const,
+                             Op::Const,   Op::Where,   Op::Const,   Op::Assert, Op::Expand,
+                             Op::Expand};
+    return ops[draw];
+  }
+
+  // A draw of transform whose first op the steering allows (the first draw, unsteered).
+  int64_t transform_draw() {
+    int64_t draw = c_.range(0, 20);
+    for (int tries = 0; steered_ && tries < kMaxTries; ++tries) {
+      if (primary(draw) == Op::Const || o_.steering.allows(primary(draw))) break;
+      draw = c_.range(0, 20);
     }
-    add(y);
+    return draw;
   }
 
   UOpRef transform(const UOpRef& x) {
-    switch (c_.range(0, 20)) {
+    switch (transform_draw()) {
       case 19:
       case 20:
         return edge_meeting();
@@ -263,7 +311,9 @@ class Generator {
     return c_.coin() ? pad(x, pads) : pad(x, pads, value(x->dtype, 99));
   }
 
-  Scalar edge_value(DType d, int64_t k) {
+  Scalar edge_value(DType d, int64_t k) { return steered(any_edge_value(d, k), k); }
+
+  Scalar any_edge_value(DType d, int64_t k) {
     switch (d) {
       case DType::Bool:
         return Scalar::of_bool(k % 2);
@@ -313,7 +363,8 @@ class Generator {
     if (d == DType::F32) ops.push_back(Op::Div);
     if (d == DType::I32) ops.insert(ops.end(), {Op::Idiv, Op::Mod});
     if (d != DType::F32) ops.insert(ops.end(), {Op::And, Op::Or, Op::Xor});
-    return alu(c_.pick(ops), {a, b});
+    ops = allowed(ops);
+    return ops.empty() ? nullptr : alu(c_.pick(ops), {a, b});
   }
 
   UOpRef flip_random(const UOpRef& x) {
@@ -382,8 +433,10 @@ class Generator {
         return alu(Op::Not, {x});
       case DType::I32:
         return alu(Op::Neg, {x});
-      case DType::F32:
-        return alu(c_.pick(kUnaryF32), {x});
+      case DType::F32: {
+        std::vector<Op> ops = allowed(kUnaryF32);
+        return ops.empty() ? nullptr : alu(c_.pick(ops), {x});
+      }
     }
     return nullptr;
   }
@@ -394,6 +447,8 @@ class Generator {
     if (x->dtype == DType::F32) ops.push_back(Op::Div);
     if (x->dtype == DType::I32) ops.insert(ops.end(), {Op::Idiv, Op::Mod});
     if (x->dtype != DType::F32) ops.insert(ops.end(), {Op::And, Op::Or, Op::Xor});
+    ops = allowed(ops);
+    if (ops.empty()) return nullptr;
     Op op = c_.pick(ops);
     UOpRef other = c_.coin() ? partner(x) : nullptr;
     if (!other) other = literal(value(x->dtype, c_.range(-3, 40)));
@@ -436,8 +491,16 @@ class Generator {
     return assert_equal(x, y);
   }
 
+  // The ops of `ops` the steering allows (all of them, unsteered, in the same order).
+  std::vector<Op> allowed(std::vector<Op> ops) const {
+    if (!steered_) return ops;
+    std::erase_if(ops, [&](Op op) { return !o_.steering.allows(op); });
+    return ops;
+  }
+
   Choices& c_;
   GenOptions o_;
+  bool steered_ = !o_.steering.is_default();
   Program p_;
   std::vector<size_t> uses_;
   int64_t buffers_ = 0;

@@ -9,12 +9,15 @@
 // as in softmax, some through a flatten/unflatten round trip), elementwise ops with
 // broadcasting, casts, wheres, stages and asserts of values against equal rewrites of
 // themselves. Operands are drawn from everything built so far, so programs are DAGs, and
-// every value stays within max_numel elements.
+// every value stays within max_numel elements. A draw the steering refuses is drawn again
+// (a few times, then the step is skipped), so a steered program is a default one with the
+// refused statements left out.
 #pragma once
 
 #include <string>
 
 #include "fuzz/choices.h"
+#include "fuzz/steering.h"
 #include "ir/program.h"
 
 namespace uopc {
@@ -22,6 +25,7 @@ namespace uopc {
 struct GenOptions {
   int max_statements = 10;
   int64_t max_numel = 256;  // at most 4096 is sensible; larger is allowed
+  Steering steering;         // every statement kept keeps to it
 };
 
 Program generate(Choices& choices, const GenOptions& options = {});

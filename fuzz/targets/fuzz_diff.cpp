@@ -2,17 +2,42 @@
 // driver -> every oracle (the compiled engine with bounds and overflow checks), a
 // rule-breaking variant and, for some inputs, a symbolic expression (check_input).
 // A disagreement prints the program and aborts, which libFuzzer records as a crash input.
+// The generator's steering comes as flags after libFuzzer's own, which skips words that start
+// with "--": `fuzz_diff corpus/ -max_total_time=60 --ops=buffer,reshape,add --no-nan`.
 #include <cstdio>
 #include <cstdlib>
 
 #include "fuzz/campaign.h"
+#include "ir/error.h"
+
+namespace {
+uopc::Steering g_steering;
+}
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  std::vector<std::string> words, rest;
+  for (int k = 1; k < *argc; ++k)
+    if (std::string((*argv)[k]).rfind("--", 0) == 0) words.push_back((*argv)[k]);
+  try {
+    g_steering = uopc::parse_steering(words, &rest);
+  } catch (const uopc::UserError& e) {
+    std::fprintf(stderr, "fuzz_diff: %s\n", e.what());
+    std::exit(2);
+  }
+  for (const std::string& word : rest)
+    std::fprintf(stderr, "fuzz_diff: %s is not a steering flag; ignored\n", word.c_str());
+  if (!g_steering.is_default())
+    std::fprintf(stderr, "fuzz_diff: programs keep to %s\n", g_steering.flags().c_str());
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static std::unique_ptr<uopc::Backend> tcc = uopc::make_tcc_backend();
   uopc::BytesChoices choices(data, size);
-  if (std::optional<uopc::Failure> f = uopc::check_input(choices, *tcc)) {
-    std::fprintf(stderr, "the %s oracle failed (%s): %s\n%s", f->oracle.c_str(),
-                 f->config.flags().c_str(), f->detail.c_str(), f->program.c_str());
+  if (std::optional<uopc::Failure> f = uopc::check_input(choices, *tcc, g_steering)) {
+    std::fprintf(stderr, "the %s oracle failed (%s%s%s): %s\n%s", f->oracle.c_str(),
+                 f->config.flags().c_str(), g_steering.is_default() ? "" : ", generated with ",
+                 g_steering.flags().c_str(), f->detail.c_str(), f->program.c_str());
     std::abort();
   }
   return 0;
