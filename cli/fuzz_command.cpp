@@ -121,6 +121,17 @@ void write_all(int fd, const std::string& s) {
   }
 }
 
+Comparison comparison_of(const FuzzArgs& a) {
+  return parse_comparison(a.compare, a.nan_equal, a.signed_zero_equal);
+}
+
+// The external engine of a campaign, judged as asked.
+std::unique_ptr<Target> make_target(const FuzzArgs& a) {
+  auto target = std::make_unique<Target>(a.target, a.target_persistent, a.time_limit);
+  target->set_comparison(comparison_of(a));
+  return target;
+}
+
 GenOptions gen_options(const FuzzArgs& a) {
   GenOptions gen;
   gen.max_numel = a.max_numel;
@@ -174,8 +185,7 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
             int64_t deadline_ms) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   std::unique_ptr<Target> target;  // an external engine, started by this worker
-  if (!a.target.empty())
-    target = std::make_unique<Target>(a.target, a.target_persistent, a.time_limit);
+  if (!a.target.empty()) target = make_target(a);
   GenOptions gen = gen_options(a);
   int64_t done = shared->programs[j];
   int64_t budget = a.max_programs < 0 ? -1 : (a.max_programs + a.jobs - 1 - j) / a.jobs;
@@ -187,8 +197,9 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
     shared->started_ms[j] = now_ms();
     SeedStats* stats = a.stats ? &shared->stats[j] : nullptr;
     bool skipped = false;
-    std::optional<Failure> f = target ? check_seed_target(seed, gen, *target, &skipped)
-                                      : check_seed(seed, *backend, gen, stats);
+    std::optional<Failure> f;
+    if (!target || a.with_engines) f = check_seed(seed, *backend, gen, stats);
+    if (target && !f) f = check_seed_target(seed, gen, *target, &skipped);
     shared->started_ms[j] = 0;
     shared->programs[j] = ++done;
     if (skipped) ++shared->skipped[j];
@@ -202,7 +213,7 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
       shared->started_cpu_ms[j] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
       shared->started_ms[j] = now_ms();
     }
-    Record record = make_record(seed, *f, a, *backend, target.get());
+    Record record = make_record(seed, *f, a, *backend, f->oracle == "target" ? target.get() : nullptr);
     shared->started_ms[j] = 0;
     shared->minimizing[j] = false;
     write_all(fd, encode(record));
@@ -250,6 +261,11 @@ std::string as_comment(const std::string& text) {
 std::string replay_flags(const FuzzArgs& a) {
   std::string flags = " --max-numel " + std::to_string(a.max_numel) + " --backend " + a.backend +
                       steering_flags(a);
+  if (!a.target.empty()) {
+    flags += " --target " + shell_quote(a.target) + (a.target_persistent ? " --target-persistent" : "");
+    std::string compare = comparison_of(a).flags();
+    if (!compare.empty()) flags += " " + compare;
+  }
   return a.plant.empty() ? flags : flags + " --plant " + a.plant;
 }
 
@@ -479,6 +495,33 @@ class Driver {
     return a_.corpus + "/" + signature + (foreign_.count(signature) ? "-1" : "") + ".uir";
   }
 
+  // What a reproducer says above its program: where it came from, how it was generated and
+  // judged, and the command that replays it.
+  std::string header(const std::string& signature, const Record& r, const std::string& path) {
+    bool by_target = r.failure.oracle == "target";
+    std::string plant = a_.plant.empty() ? "" : " --plant " + a_.plant;
+    std::string out = "# signature: " + signature + "\n# found by uopc fuzz (seed " +
+                      std::to_string(r.seed) + "): the " + r.failure.oracle +
+                      " oracle: " + r.failure.detail + "\n";
+    if (!a_.plant.empty()) out += "# planted bug: " + a_.plant + "\n";
+    if (!a_.steering_words.empty()) out += "# generated with:" + steering_flags(a_) + "\n";
+    if (by_target) {
+      std::string compare = comparison_of(a_).flags();
+      out += "# compared: " + comparison_of(a_).name() + "\n";
+      out += "# replay: uopc fuzz --check " + path + " --target " + shell_quote(a_.target) +
+             (a_.target_persistent ? " --target-persistent" : "") +
+             (compare.empty() ? "" : " " + compare) + plant + "\n";
+      out += "# by hand: " + target_replay(a_.target, a_.target_persistent, path) + "\n";
+    } else {
+      out += "# flags: " + r.failure.config.flags() + "\n";
+      out += "# replay: uopc fuzz --check " + path + " --backend " + a_.backend + plant + " " +
+             r.failure.config.flags() + "\n";
+    }
+    if (!r.failure.log.empty())
+      out += "# the engine's last lines on stderr:\n" + as_comment(r.failure.log);
+    return out;
+  }
+
   void write_reproducer(const std::string& signature, Group& g) {
     const Record& r = g.smallest;
     std::string path = reproducer_path(signature);
@@ -486,21 +529,7 @@ class Driver {
       std::error_code ec;
       std::filesystem::create_directories(a_.artifacts, ec);
     }
-    std::string text =
-        "# signature: " + signature + "\n# found by uopc fuzz (seed " + std::to_string(r.seed) +
-        "): the " + r.failure.oracle + " oracle: " + r.failure.detail + "\n" +
-        (a_.plant.empty() ? "" : "# planted bug: " + a_.plant + "\n") +
-        (a_.steering_words.empty() ? "" : "# generated with:" + steering_flags(a_) + "\n") +
-        (a_.target.empty() ? "# flags: " + r.failure.config.flags() + "\n" : "") +
-        (a_.target.empty() ? "# replay: uopc fuzz --check " + path + " --backend " + a_.backend +
-                                 (a_.plant.empty() ? "" : " --plant " + a_.plant) + " " +
-                                 r.failure.config.flags() + "\n"
-                           : "# replay: " + target_replay(a_.target, a_.target_persistent, path) +
-                                 ", against uopc interp\n") +
-        (r.failure.log.empty()
-             ? ""
-             : "# the engine's last lines on stderr:\n" + as_comment(r.failure.log)) +
-        r.failure.program;
+    std::string text = header(signature, r, path) + r.failure.program;
     std::string tmp = path + ".tmp." + std::to_string(::getpid());
     std::ofstream(tmp, std::ios::binary) << text;
     std::error_code ec;
@@ -567,13 +596,14 @@ class Driver {
     for (const auto& [s, g] : groups_) signatures += g.count > 0;
     std::printf(
         "fuzz: %lld programs in %.1f s, %.0f programs/s, %s%lld disagreement%s in %zu signature%s, "
-        "%d reproducer%s written (seed %llu, %d job%s%s%s%s)\n",
+        "%d reproducer%s written (seed %llu, %d job%s%s%s%s%s)\n",
         static_cast<long long>(programs), seconds,
         seconds > 0 ? static_cast<double>(programs) / seconds : 0.0, skipped_text().c_str(),
         static_cast<long long>(failures), failures == 1 ? "" : "s", signatures,
         signatures == 1 ? "" : "s", written_, written_ == 1 ? "" : "s",
         static_cast<unsigned long long>(seed), a_.jobs, a_.jobs == 1 ? "" : "s",
         a_.plant.empty() ? "" : ", plant ", a_.plant.c_str(),
+        a_.target.empty() ? "" : (", compared " + comparison_of(a_).name()).c_str(),
         g_stop_signal == SIGINT    ? ", stopped by SIGINT"
         : g_stop_signal == SIGTERM ? ", stopped by SIGTERM"
                                    : "");
@@ -594,7 +624,9 @@ class Driver {
 int replay(const FuzzArgs& a) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   uint64_t seed = static_cast<uint64_t>(a.replay);
-  std::optional<Failure> f = check_seed(seed, *backend, gen_options(a));
+  std::unique_ptr<Target> target = a.target.empty() ? nullptr : make_target(a);
+  std::optional<Failure> f = target ? check_seed_target(seed, gen_options(a), *target)
+                                    : check_seed(seed, *backend, gen_options(a));
   if (!f) {
     std::printf("# seed %llu: every oracle agrees\n%s", static_cast<unsigned long long>(seed),
                 program_of(seed, a).c_str());
@@ -611,6 +643,18 @@ int replay(const FuzzArgs& a) {
 int check_file(const FuzzArgs& a) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   Program p = load_program(a.check);
+  if (!a.target.empty()) {
+    std::unique_ptr<Target> target = make_target(a);
+    bool skipped = false;
+    if (std::optional<Failure> f = check_target(p, *target, &skipped)) {
+      std::printf("disagreement: the target oracle failed: %s\n", f->detail.c_str());
+      if (!f->log.empty()) std::printf("the engine's last lines on stderr:\n%s", as_comment(f->log).c_str());
+      return 1;
+    }
+    std::printf("%s %s (compared %s)\n", skipped ? "the engine does not support" : "the engine agrees with uopc interp on",
+                a.check.c_str(), target->comparison().name().c_str());
+    return 0;
+  }
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
   if (std::optional<Failure> f = check_program(p, *backend, true, config)) {
     std::printf("disagreement: the %s oracle failed: %s\n", f->oracle.c_str(), f->detail.c_str());
@@ -638,6 +682,13 @@ int run_fuzz(const FuzzArgs& given) {
     throw UserError("--backend takes cc or tcc, not '" + a.backend + "'");
   if (a.jobs < 1 || a.jobs > kMaxJobs) throw UserError("--jobs takes 1 to 64");
   gen_options(a);  // a steering no program keeps to is refused before any worker starts
+  comparison_of(a);
+  if (a.target.empty() && a.with_engines)
+    throw UserError("--with-engines adds uopc's engines to a --target campaign; without "
+                    "--target they run anyway");
+  if (a.target.empty() && (a.compare != "exact" || a.nan_equal || a.signed_zero_equal))
+    throw UserError("--compare, --nan-equal and --signed-zero-equal judge a --target; uopc's "
+                    "own engines always agree bit for bit");
   if (a.replay >= 0) return replay(a);
   if (!a.check.empty()) return check_file(a);
   uint64_t seed =

@@ -343,6 +343,15 @@ int dispatch(int argc, char** argv) {
                    "CMD: diff the interpreter against `CMD FILE` instead (docs/ENGINES.md)");
   fuzz->add_flag("--target-persistent", fa.target_persistent,
                  "start --target once per worker; it reads one program path per line on stdin");
+  fuzz->add_flag("--with-engines", fa.with_engines,
+                 "with --target: also check uopc's compiled engine and every oracle on each "
+                 "program, so that three engines are diffed at once");
+  fuzz->add_option("--compare", fa.compare,
+                   "how --target's outputs are judged: exact (default, bit for bit) or spec (the "
+                   "differences SPEC section 7 allows)");
+  fuzz->add_flag("--nan-equal", fa.nan_equal,
+                 "with --target: an element where either engine has NaN is not compared");
+  fuzz->add_flag("--signed-zero-equal", fa.signed_zero_equal, "with --target: -0 equals 0");
   fuzz->add_option("--check", fa.check,
                    "check one program FILE with every oracle (exit 1 on a failure)");
   fuzz->add_flag("--list-plants", fa.list_plants, "print the planted bugs, one per line");

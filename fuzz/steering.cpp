@@ -110,38 +110,28 @@ std::string structural_violation(const UOp& n, const Steering& s) {
   return "";
 }
 
-// Every node with a value as an output of one program, so one interpretation gives them all.
-Program every_value(const std::vector<const UOp*>& order) {
-  Program p;
-  p.file = "steering.uir";
-  for (const UOp* n : order)
-    if (n->op != Op::Assert && n->op != Op::Const)
-      p.statements.push_back({"%n" + std::to_string(p.statements.size()), shared_from(n), 1, false});
-  return p;
-}
-
-std::string value_violation(const std::vector<const UOp*>& order, const Steering& s) {
+std::string value_violation(const UOpRef& root, const std::vector<const UOp*>& order,
+                            const Steering& s) {
   for (const UOp* n : order)
     if (const ValueClass* c = n->op == Op::Const ? element_class(n->value, s) : nullptr)
       return std::string("a literal ") + c->what + " (" + c->flag + ")";
-  Program p = every_value(order);
-  InterpResult r = interpret(p, {});
-  std::map<const UOp*, const Tensor*> value;
-  for (const auto& [statement, t] : r.outputs) value[statement->node.get()] = &t;
-  for (const auto& [statement, t] : r.outputs) {
-    const UOp& n = *statement->node;
+  std::unordered_map<const UOp*, Tensor> value = node_values({root});
+  for (const UOp* node : order) {
+    if (node->op == Op::Assert || node->op == Op::Const) continue;
+    const UOp& n = *node;
+    const Tensor& t = value.at(node);
     std::string op(op_name(n.op));
     for (int64_t k = 0; k < t.size(); ++k)
       if (const ValueClass* c = element_class(t.at(k), s))
         return "a value of " + op + " " + c->what + " (" + c->flag + ")";
-    if (!s.int_extremes && n.op == Op::Reduce && n.src[0]->op != Op::Const &&
-        !partial_results_in_range(n, *value.at(n.src[0].get())))
+    if (!s.int_extremes && n.op == Op::Reduce &&
+        !partial_results_in_range(n, value.at(n.src[0].get())))
       return "a partial result of " + op + " is beyond 2^15 in magnitude (--no-int-extremes)";
     if (!s.zero_divisor && (n.op == Op::Idiv || n.op == Op::Mod)) {
       const UOp& divisor = *n.src[1];
-      bool zero = divisor.op == Op::Const && divisor.value.as_i32() == 0;
-      for (int64_t k = 0; divisor.op != Op::Const && k < value.at(&divisor)->size(); ++k)
-        zero |= value.at(&divisor)->at(k).as_i32() == 0;
+      bool zero = false;
+      for (int64_t k = 0; k < value.at(&divisor).size(); ++k)
+        zero |= value.at(&divisor).at(k).as_i32() == 0;
       if (zero) return op + " divides by 0 (--no-zero-divisor)";
     }
   }
@@ -233,7 +223,7 @@ std::string steering_violation(const UOpRef& node, const Steering& s) {
   for (const UOp* n : order)
     if (std::string why = structural_violation(*n, s); !why.empty()) return why;
   if (!s.limits_values()) return "";
-  return value_violation(order, s);
+  return value_violation(node, order, s);
 }
 
 std::string steering_violation(const Program& p, const Steering& s) {

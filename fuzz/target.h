@@ -13,6 +13,8 @@
 #include <sys/types.h>
 #include <string>
 
+#include "fuzz/compare.h"
+
 namespace uopc {
 
 // The status an engine answers for a program it does not support.
@@ -48,6 +50,9 @@ class Target {
 
   const std::string& command() const { return command_; }
   double time_limit() const { return time_limit_; }
+  // How its outputs are judged (fuzz/compare.h); exact unless set.
+  const Comparison& comparison() const { return comparison_; }
+  void set_comparison(const Comparison& c) { comparison_ = c; }
 
  private:
   TargetAnswer run_once(const std::string& file);
@@ -59,6 +64,7 @@ class Target {
   std::string command_;
   bool persistent_;
   double time_limit_;
+  Comparison comparison_;
   std::string dir_;
   pid_t pid_ = -1;  // the persistent engine, when running
   int to_ = -1, from_ = -1;

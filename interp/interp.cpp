@@ -148,6 +148,21 @@ InterpResult interpret(const Program& p, const InterpOptions& options) {
   return result;
 }
 
+std::unordered_map<const UOp*, Tensor> node_values(const std::vector<UOpRef>& roots,
+                                                   const InterpOptions& options) {
+  std::vector<const UOp*> order = topo_order(roots);
+  int64_t largest = 0;
+  for (const UOp* n : order) largest = std::max(largest, n->numel());
+  if (largest > options.max_elements)
+    throw UserError("a value has " + std::to_string(largest) + " elements, above the limit of " +
+                    std::to_string(options.max_elements));
+  Evaluator ev(options);
+  Values values;
+  for (const UOp* n : order)
+    if (n->op != Op::Assert) values.emplace(n, ev.eval(*n, values));
+  return values;
+}
+
 std::string format_output(const std::string& name, const Tensor& t) {
   return name + " " + type_string(t) + " = " + format_value(t);
 }

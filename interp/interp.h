@@ -43,6 +43,11 @@ struct InterpResult {
 
 InterpResult interpret(const Program& p, const InterpOptions& options);
 
+// The value of every node under `roots` (literals included, asserts have none), from one run
+// that keeps them all: for analyses that look at intermediate values.
+std::unordered_map<const UOp*, Tensor> node_values(const std::vector<UOpRef>& roots,
+                                                   const InterpOptions& options = {});
+
 // "%name f32[2 3] = [[1 2 3] [4 5 6]]"
 std::string format_output(const std::string& name, const Tensor& t);
 

@@ -15,8 +15,8 @@ code with it (docs/ENGINES.md). It answers by the protocol of that page:
 Both text forms are read, the canonical one and the book form. Programs are expected to be
 valid (uopc checks the type rules before it asks); one that is not may get any answer, never
 a hang. NUMPY_UIR_PLANT=NAME switches on a planted bug, so
-that a test can show a campaign finds a wrong engine: `flip_last_axis` flips every axis but
-the last one it should, `idiv_truncates` divides toward zero.
+that a test can show a campaign finds a wrong engine: `flip_drops_last_axis` leaves the last of
+several flipped axes alone, `idiv_truncates` divides toward zero.
 """
 
 import ast
@@ -231,8 +231,8 @@ def check(name, line, x, y):
 
 
 def flip(x, axes):
-    if PLANT == "flip_last_axis" and axes and axes[-1] == x.ndim - 1 and x.ndim > 1:
-        axes = axes[:-1] + [x.ndim - 2]
+    if PLANT == "flip_drops_last_axis" and len(axes) > 1:
+        axes = axes[:-1]
     return np.flip(x, axis=tuple(axes)) if axes else x
 
 
