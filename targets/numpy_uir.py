@@ -12,102 +12,24 @@ code with it (docs/ENGINES.md). It answers by the protocol of that page:
     numpy_uir.py FILE --emit OUT   also write OUT, a standalone NumPy script that computes
                                    FILE's outputs, ready for a bug report
 
-Both text forms are read, the canonical one and the book form. Programs are expected to be
-valid (uopc checks the type rules before it asks); one that is not may get any answer, never
-a hang. NUMPY_UIR_PLANT=NAME switches on a planted bug, so
-that a test can show a campaign finds a wrong engine: `flip_drops_last_axis` leaves the last of
-several flipped axes alone, `idiv_truncates` divides toward zero.
+Both text forms are read (targets/uir.py). Programs are expected to be valid (uopc checks the
+type rules before it asks); one that is not may get any answer, never a hang.
+NUMPY_UIR_PLANT=NAME switches on a planted bug, so that a test can show a campaign finds a
+wrong engine: `flip_drops_last_axis` leaves the last of several flipped axes alone,
+`idiv_truncates` divides toward zero.
 """
 
-import ast
 import os
-import re
 import sys
 
 import numpy as np
 
+import uir
+from uir import Translator, ints, source_of
+
 PLANT = os.environ.get("NUMPY_UIR_PLANT", "")
-DTYPES = {"bool": np.bool_, "i32": np.int32, "f32": np.float32}
-NAMES = {np.dtype(np.bool_): "bool", np.dtype(np.int32): "i32", np.dtype(np.float32): "f32"}
-MAX_ELEMENTS = 2**28  # SPEC section 6's default limit
-F32_ONLY = {"div", "recip", "sqrt", "exp2", "log2", "sin"}
-TOKEN = re.compile(r"\S+=\[[^\]]*\]|\S+")
-
-
-class ProgramError(Exception):
-    """A mistake in the program: exit status 2, with FILE:LINE."""
-
-
-# ---- values
-
+DTYPES = {"bool": "bool_", "i32": "int32", "f32": "float32"}
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
-
-
-def default_input(dtype, n, slot):
-    """SPEC section 6: element i is v = ((37 i + 11 K) mod 23) - 11, as i32; v / 4 as f32."""
-    v = (37 * np.arange(n, dtype=np.int64) + 11 * slot) % 23 - 11
-    if dtype == "i32":
-        return v.astype(np.int32)
-    if dtype == "f32":
-        return (v.astype(np.float32) / np.float32(4)).astype(np.float32)
-    return v > 0
-
-
-def format_f32(x):
-    """The shortest text that reads back to the same float32, as C++'s std::to_chars writes it:
-    fixed or scientific, whichever is shorter (fixed on a tie). A fixed integer has as many
-    characters whatever its digits, so it is written exactly (99999992, not 99999990)."""
-    x = np.float32(x)
-    if np.isnan(x):
-        return "nan"
-    if np.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    sign = "-" if np.signbit(x) else ""
-    x = abs(x)
-    if x == 0:
-        return sign + "0"
-    mantissa, exp = np.format_float_scientific(x, unique=True, trim="-").split("e")
-    digits, e = mantissa.replace(".", ""), int(exp)
-    if e >= len(digits) - 1:
-        fixed = str(int(x))
-    elif e >= 0:
-        fixed = digits[: e + 1] + "." + digits[e + 1 :]
-    else:
-        fixed = "0." + "0" * (-e - 1) + digits
-    sci = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-    sci += "e" + ("-" if e < 0 else "+") + "%02d" % abs(e)
-    return sign + (fixed if len(fixed) <= len(sci) else sci)
-
-
-def format_element(v, dtype):
-    if dtype == np.bool_:
-        return "true" if v else "false"
-    if dtype == np.int32:
-        return str(int(v))
-    return format_f32(v)
-
-
-def format_value(a):
-    def axis(sub):
-        if sub.ndim == 0:
-            return format_element(sub[()], a.dtype.type)
-        return "[" + " ".join(axis(sub[i]) for i in range(sub.shape[0])) + "]"
-
-    return axis(a)
-
-
-def format_output(name, a):
-    shape = "[" + " ".join(str(d) for d in a.shape) + "]"
-    return "%s %s%s = %s" % (name, NAMES[a.dtype], shape, format_value(a))
-
-
-def same_bits(a, b):
-    """SPEC section 6's equality: bit for bit, except that all NaNs are equal."""
-    if a.dtype == np.float32:
-        nan = np.isnan(a) & np.isnan(b)
-        return nan | (a.view(np.uint32) == b.view(np.uint32))
-    return a == b
-
 
 # ---- ops
 
@@ -236,156 +158,36 @@ def flip(x, axes):
     return np.flip(x, axis=tuple(axes)) if axes else x
 
 
-# ---- the program, translated to Python over the helpers above
+# ---- the program as NumPy
 
-class Statement:
-    def __init__(self, line, name, op, operands, attrs):
-        self.line, self.name, self.op = line, name, op
-        self.operands, self.attrs = operands, attrs
-
-
-def is_book(line):
-    return "," in line or " : " in line or "(" in line
-
-
-def book_statement(rest):
-    """A book-form right-hand side ("reshape %0, (3, 4)", "reduce %2 : op=add pop=1") as the
-    canonical op, operands and attributes, and whether a reduce folds the trailing axes."""
-    rest, _, attrs_text = rest.partition(" : ")
-    op, _, args_text = rest.strip().partition(" ")
-    attrs = dict(t.split("=", 1) for t in TOKEN.findall(attrs_text))
-    operands, depth, word = [], 0, ""
-    for c in args_text + ",":
-        depth += (c == "(") - (c == ")")
-        if c == "," and depth == 0:
-            operands.append(word.strip())
-            word = ""
-        else:
-            word += c
-    operands = [w for w in operands if w]
-    tuples = [ast.literal_eval(w) for w in operands if w.startswith("(")]
-    operands = [w for w in operands if not w.startswith("(")]
-    if tuples:
-        t = tuples[0]
-        if op in ("reshape", "expand"):
-            attrs["shape"] = "[%s]" % " ".join(map(str, t))
-        elif op == "permute":
-            attrs["order"] = "[%s]" % " ".join(map(str, t))
-        elif op == "flip":
-            attrs["axes"] = "[%s]" % " ".join(map(str, t))
-        elif op == "shrink":
-            operands += [str(b) for b, _ in t]
-            attrs["shape"] = "[%s]" % " ".join(str(e - b) for b, e in t)
-        elif op == "pad":
-            attrs["pads"] = "[%s]" % " ".join("%d %d" % pair for pair in t)
-    return op, operands, attrs, op == "reduce"
-
-
-def parse(text, path):
-    statements = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        where = "%s:%d" % (path, number)
-        name, eq, rest = line.partition(" = ")
-        if not eq or not name.startswith("%") or not rest.strip():
-            raise ProgramError(where + ": expected '%name = op operands...'")
-        try:
-            if is_book(rest):
-                op, operands, attrs, trailing = book_statement(rest)
-            else:
-                tokens = TOKEN.findall(rest)
-                op, trailing = tokens[0], False
-                attrs = dict(t.split("=", 1) for t in tokens[1:] if "=" in t)
-                operands = [t for t in tokens[1:] if "=" not in t]
-        except (ValueError, SyntaxError, TypeError) as e:
-            raise ProgramError("%s: cannot read the statement (%s)" % (where, e))
-        statement = Statement(number, name, op, operands, attrs)
-        statement.trailing = trailing
-        statements.append(statement)
-    return statements
-
-
-def ints(text):
-    return [int(v) for v in text.strip("[]").split()]
-
-
-def is_literal(token):
-    return not token.startswith("%")
-
-
-def is_float_literal(token):
-    return is_literal(token) and token not in ("true", "false") and re.search(r"[.eEn]", token)
-
-
-def literal(token, dtype):
-    """A literal as Python source, in the dtype its statement gives it (docs/LANGUAGE.md)."""
-    if token in ("true", "false"):
-        return "np.bool_(%s)" % (token == "true")
-    if dtype is None:
-        dtype = "float32" if is_float_literal(token) else "int32"
-    if dtype == "float32":
-        return "np.float32(%r)" % token
-    return "np.int32(%d)" % int(token)
-
-
-class Program:
-    """Each statement becomes one line of Python, run as soon as it is made, so that the dtype
-    of every value is known to the statements after it; the lines are also the script --emit
-    writes."""
+class NumpyProgram(Translator):
+    # The helpers above and SPEC's inputs and equality: what the translated lines run on.
+    prelude = "import numpy as np\n\nINT_MIN, INT_MAX = -(2**31), 2**31 - 1\n\n" + source_of(
+        uir.default_input, uir.format_f32, uir.format_element, uir.same_bits) + (
+        lambda text: text[text.index("# ---- ops"): text.index("# ---- the program")])(
+        open(os.path.abspath(__file__)).read())
 
     def __init__(self, statements, path):
-        self.statements, self.path = statements, path
-        self.names = {}  # .uir name -> Python variable
-        self.env = {"np": np, "FAILURES": [], "PLANT": PLANT}
-        exec(helpers(), self.env)
-        self.lines = []
+        super().__init__(statements, path, {"PLANT": PLANT})
 
-    def var(self, name):
-        return self.names[name]
+    def dtype_of(self, value):
+        return value.dtype.name
 
-    def dtype(self, token):
-        return self.env[self.var(token)].dtype.name
+    def literal(self, token, dtype):
+        if token in ("true", "false"):
+            return "np.bool_(%s)" % (token == "true")
+        if dtype is None:
+            dtype = "float32" if uir.is_float_literal(token) else "int32"
+        if dtype == "float32":
+            return "np.float32(%r)" % token
+        return "np.int32(%d)" % int(token)
 
-    def literal_dtype(self, s):
-        """The dtype literal operands take (docs/LANGUAGE.md, Literals)."""
-        values = [t for t in s.operands if not is_literal(t)]
-        if s.op == "where":
-            values = [t for t in s.operands[1:] if not is_literal(t)]
-        if values:
-            return self.dtype(values[0])
-        if s.op in F32_ONLY or any(is_float_literal(t) for t in s.operands):
-            return "float32"
-        return None
-
-    def operand(self, s, token, dtype):
-        if is_literal(token):
-            return literal(token, dtype)
-        if token not in self.names:
-            raise ProgramError("%s:%d: %s is not defined before its use" % (
-                self.path, s.line, token))
-        return self.var(token)
-
-    def args(self, s):
-        dtype = self.literal_dtype(s)
-        if s.op == "where":
-            return [self.operand(s, s.operands[0], "bool")] + [
-                self.operand(s, t, dtype) for t in s.operands[1:]]
-        if s.op in ("index", "shrink"):
-            return [self.operand(s, s.operands[0], None)] + [
-                self.operand(s, t, "int32") for t in s.operands[1:]]
-        return [self.operand(s, t, dtype) for t in s.operands]
-
-    def buffers_before(self, s):
-        return sum(1 for t in self.statements[: self.statements.index(s)] if t.op == "buffer")
-
-    def expression(self, s):
-        op, a, args = s.op, s.attrs, self.args(s)
+    def expression(self, s, args):
+        op, a = s.op, s.attrs
         x = args[0] if args else None
         if op == "buffer":
-            slot = int(a.get("slot", self.buffers_before(s)))
-            return "default_input(%r, %d, %d)" % (a.get("dtype", "f32"), int(s.operands[0]), slot)
+            return "default_input(%r, %d, %d)" % (a.get("dtype", "f32"), int(s.operands[0]),
+                                                  self.slot(s))
         if op == "stack":
             return "np.stack(np.broadcast_arrays(%s))" % ", ".join(args)
         if op == "index":
@@ -399,22 +201,17 @@ class Program:
         if op == "shrink":
             return "shrink(%s, [%s], %s)" % (x, ", ".join(args[1:]), ints(a["shape"]))
         if op == "pad":
-            fill = a.get("value", "false" if self.dtype(s.operands[0]) == "bool" else "0")
-            return "pad(%s, %s, %s)" % (x, ints(a["pads"]), literal(fill, self.dtype(
-                s.operands[0])))
+            return "pad(%s, %s, %s)" % (x, ints(a["pads"]), self.fill(s))
         if op == "flip":
             return "flip(%s, %s)" % (x, ints(a.get("axes", "[]")))
         if op == "reduce":
-            pop = int(a.get("pop", "1"))
-            if s.trailing:  # the book's reduce folds the trailing axes: moved to the front
-                rank = self.env[self.var(s.operands[0])].ndim
-                x = "np.transpose(%s, %s)" % (x, list(range(rank - pop, rank)) +
-                                              list(range(rank - pop)))
-            return "reduce(%s, %r, %d)" % (x, a["op"], pop)
+            if s.trailing:
+                x = "np.transpose(%s, %s)" % (x, self.book_order(s))
+            return "reduce(%s, %r, %d)" % (x, a["op"], int(a.get("pop", "1")))
         if op == "stage":
             return x
         if op == "cast":
-            return "cast(%s, np.%s)" % (x, DTYPES[a["dtype"]].__name__)
+            return "cast(%s, np.%s)" % (x, DTYPES[a["dtype"]])
         if op == "where":
             return "np.where(*np.broadcast_arrays(%s))" % ", ".join(args)
         if op == "assert":
@@ -423,118 +220,12 @@ class Program:
             return "np.asarray(UNARY[%r](%s))" % (op, x)
         if op in BINARY:
             return "np.asarray(BINARY[%r](*np.broadcast_arrays(%s)))" % (op, ", ".join(args))
-        raise ProgramError("%s:%d: no op named '%s'" % (self.path, s.line, op))
+        raise uir.ProgramError("%s:%d: no op named '%s'" % (self.path, s.line, op))
 
-    def check_size(self, s):
-        """Refuses a value above the limit before it is allocated."""
-        shapes = [self.env[self.var(t)].shape for t in s.operands if t in self.names]
-        if "shape" in s.attrs:
-            shape = [d for d in ints(s.attrs["shape"]) if d >= 0]
-        elif s.op == "pad" and shapes:
-            pads = ints(s.attrs["pads"])
-            shape = [d + l + r for d, l, r in zip(shapes[0], pads[0::2], pads[1::2])]
-        elif s.op == "stack":
-            shape = [len(s.operands)] + list(np.broadcast_shapes(*shapes) if shapes else [])
-        elif s.op == "buffer":
-            shape = [int(s.operands[0])]
-        else:
-            shape = list(np.broadcast_shapes(*shapes)) if shapes else []
-        if int(np.prod(shape, dtype=np.float64)) > MAX_ELEMENTS:
-            raise ProgramError("%s:%d: %s has more than %d elements" % (
-                self.path, s.line, s.name, MAX_ELEMENTS))
-
-    def run(self):
-        for k, s in enumerate(self.statements):
-            try:
-                self.check_size(s)
-                code = self.expression(s)
-                if s.op != "assert":
-                    self.names[s.name] = "v%d_%s" % (k, re.sub(r"[^A-Za-z0-9_]", "_", s.name[1:]))
-                    code = self.var(s.name) + " = " + code
-                self.lines.append("%s  # line %d" % (code, s.line))
-                exec(code, self.env)
-            except (KeyError, ValueError, IndexError, TypeError) as e:
-                raise ProgramError("%s:%d: %s: %s" % (self.path, s.line, s.op, e))
-
-    def failures(self):
-        return self.env["FAILURES"]
-
-    def outputs(self):
-        used = {t for s in self.statements for t in s.operands if t.startswith("%")}
-        return [(s.name, self.env[self.var(s.name)]) for s in self.statements
-                if s.op != "assert" and s.name not in used]
-
-    def script(self):
-        """A standalone NumPy script of the program, for a report."""
-        out = ["# %s, each statement as one line of NumPy." % self.path, "import numpy as np", "",
-               "PLANT = %r" % PLANT, "FAILURES = []", helpers()]
-        out += [line for line in self.lines]
-        out += ["print(%r, %s.dtype, %s.shape)\nprint(%s.tolist())" % (n, self.var(n),
-                                                                     self.var(n), self.var(n))
-                for n, _ in self.outputs()]
-        out += ["for failure in FAILURES:", "    print(failure)"]
-        return "\n".join(out) + "\n"
-
-
-def helpers():
-    """The value and op helpers of this file, as source: what a translated program runs on."""
-    with open(os.path.abspath(__file__)) as f:
-        text = f.read()
-    return text[text.index("# ---- values"): text.index("# ---- the program")]
-
-
-# ---- the protocol
-
-def run_file(path, out, emit_to=None):
-    with open(path) as f:
-        text = f.read()
-    program = Program(parse(text, path), path)
-    program.run()
-    for name, value in program.outputs():
-        out.write(format_output(name, value) + "\n")
-    for failure in program.failures():
-        sys.stderr.write("%s:%s\n" % (path, failure))
-    if emit_to:
-        with open(emit_to, "w") as f:
-            f.write(program.script())
-    return 1 if program.failures() else 0
-
-
-def status_of(path, out, emit_to=None):
-    try:
-        with np.errstate(all="ignore"):
-            return run_file(path, out, emit_to)
-    except ProgramError as e:
-        sys.stderr.write("%s\n" % e)
-        return 2
-    except OSError as e:
-        sys.stderr.write("numpy_uir: %s\n" % e)
-        return 2
-
-
-def persistent():
-    for line in sys.stdin:
-        path = line.rstrip("\n")
-        if not path:
-            continue
-        with open(path + ".out", "w") as out:
-            status = status_of(path, out)
-        sys.stderr.flush()
-        sys.stdout.write("%d\n" % status)
-        sys.stdout.flush()
-    return 0
-
-
-def main(argv):
-    if argv[1:] == ["--persistent"]:
-        return persistent()
-    if len(argv) == 4 and argv[2] == "--emit":
-        return status_of(argv[1], sys.stdout, argv[3])
-    if len(argv) != 2 or argv[1].startswith("-"):
-        sys.stderr.write(__doc__)
-        return 2
-    return status_of(argv[1], sys.stdout)
+    def emit(self):
+        return self.script("# %s, each statement as one line of NumPy.\nPLANT = %r" % (
+            self.path, PLANT))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(uir.serve(sys.argv, NumpyProgram, __doc__))
