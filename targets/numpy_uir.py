@@ -141,17 +141,6 @@ def pad(x, pads, fill):
     return np.pad(x, widths, constant_values=fill) if x.ndim else x
 
 
-def check(name, line, x, y):
-    """An assert: a failure is kept as `uopc interp` reports it (without the file name)."""
-    equal = same_bits(x, y)
-    if np.all(equal):
-        return
-    at = np.unravel_index(int(np.argmin(equal.reshape(-1))), x.shape)
-    FAILURES.append("%d: assert %s failed: first difference at [%s]: %s vs %s" % (
-        line, name, " ".join(str(int(i)) for i in at), format_element(x[at], x.dtype.type),
-        format_element(y[at], y.dtype.type)))
-
-
 def flip(x, axes):
     if PLANT == "flip_drops_last_axis" and len(axes) > 1:
         axes = axes[:-1]
@@ -163,7 +152,7 @@ def flip(x, axes):
 class NumpyProgram(Translator):
     # The helpers above and SPEC's inputs and equality: what the translated lines run on.
     prelude = "import numpy as np\n\nINT_MIN, INT_MAX = -(2**31), 2**31 - 1\n\n" + source_of(
-        uir.default_input, uir.format_f32, uir.format_element, uir.same_bits) + (
+        uir.default_input, uir.format_f32, uir.format_element, uir.same_bits, uir.check) + (
         lambda text: text[text.index("# ---- ops"): text.index("# ---- the program")])(
         open(os.path.abspath(__file__)).read())
 

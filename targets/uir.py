@@ -97,6 +97,17 @@ def same_bits(a, b):
 
 
 
+def check(name, line, x, y):
+    """An assert: a failure is kept as `uopc interp` reports it (without the file name)."""
+    equal = same_bits(x, y)
+    if np.all(equal):
+        return
+    at = np.unravel_index(int(np.argmin(equal.reshape(-1))), x.shape)
+    FAILURES.append("%d: assert %s failed: first difference at [%s]: %s vs %s" % (
+        line, name, " ".join(str(int(i)) for i in at), format_element(x[at], x.dtype.type),
+        format_element(y[at], y.dtype.type)))
+
+
 # ---- the text
 class Statement:
     def __init__(self, line, name, op, operands, attrs):
@@ -282,16 +293,16 @@ class Translator:
 
     def run(self):
         for k, s in enumerate(self.statements):
-            try:
+            try:  # a statement that cannot be translated is the program's mistake
                 self.check_size(s)
                 code = self.expression(s, self.args(s))
-                if s.op != "assert":
-                    self.names[s.name] = "v%d_%s" % (k, re.sub(r"[^A-Za-z0-9_]", "_", s.name[1:]))
-                    code = self.var(s.name) + " = " + code
-                self.lines.append("%s  # line %d" % (code, s.line))
-                exec(code, self.env)
             except (KeyError, ValueError, IndexError) as e:
                 raise ProgramError("%s:%d: %s: %s" % (self.path, s.line, s.op, e))
+            if s.op != "assert":
+                self.names[s.name] = "v%d_%s" % (k, re.sub(r"[^A-Za-z0-9_]", "_", s.name[1:]))
+                code = self.var(s.name) + " = " + code
+            self.lines.append("%s  # line %d" % (code, s.line))
+            exec(code, self.env)  # one that fails to run is the engine's (status 3)
 
     def failures(self):
         return self.env["FAILURES"]
