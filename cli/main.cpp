@@ -160,7 +160,7 @@ int run_run(const RunArgs& a) {
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   check_value_sizes(p, o.max_elements);
-  CompiledProgram c = compile_program(p, {a.check_bounds, false, a.check_ub}, opts_choice(a.opts));
+  CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub}, opts_choice(a.opts));
   Executable e(p, c, *backend, o, threads_of(a));
   double ms = a.bench ? median_kernel_ms(e, a.bench_runs) : (e.run(), 0.0);
   int code = report(p, e.results(), a.out_dir);
@@ -191,7 +191,7 @@ int run_diff(const RunArgs& a) {
   Program p = load_program(a.path);
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
-  CompiledProgram c = compile_program(p, {a.check_bounds, false, a.check_ub}, opts_choice(a.opts));
+  CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub}, opts_choice(a.opts));
   // An unrolled reduce folds as a tree; the interpreter folds it the same way.
   InterpResult want = interpret(p, matching(c, o));
   InterpResult got = run_compiled(p, c, *backend, o, threads_of(a));

@@ -39,7 +39,7 @@ struct RenderOptions {
   // add, sub, mul and neg wrapping, idiv and mod as floor division, max and min as functions.
   // A failure that goes away with an op here is the renderer's decision for it, not a rule's
   // (fuzz/signature.h).
-  std::vector<Op> by_helper;
+  std::vector<Op> by_helper = {};
 };
 
 std::string render_kernel(const std::string& name, const UOpRef& sink,

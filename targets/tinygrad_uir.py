@@ -29,6 +29,7 @@ from uir import Translator, ints, source_of
 # program here, so a program from elsewhere is answered 77 instead of a false report.
 EXCLUDED_OPS = {
     "div": "x / y is computed as x * (1 / y): two roundings, not IEEE division",
+    "recip": "1 / (x * y) is rewritten as (1 / x) * (1 / y): two roundings, not one",
     "exp2": "its own polynomial approximation, more than SPEC's 1 ulp from libm",
     "log2": "its own polynomial approximation, more than SPEC's 1 ulp from libm",
     "sin": "its own polynomial approximation, more than SPEC's 1 ulp from libm",
@@ -39,8 +40,10 @@ VALUE_CLASSES = {
     "int_extremes": "i32 beyond 2^15: overflow is undefined in its C and its rewrites assume none",
     "zero_divisor": "idiv or mod by 0: undefined in its C",
 }
+# min(a, b) is computed as -max(-a, -b), and a - b may be rewritten, so either gives -0 where
+# IEEE gives +0: the sign of a zero is not compared.
 STEERING = ("--exclude-ops " + ",".join(sorted(EXCLUDED_OPS)) +
-            " --no-nan --no-signed-zero --no-int-extremes --no-zero-divisor")
+            " --no-nan --no-signed-zero --no-int-extremes --no-zero-divisor --signed-zero-equal")
 
 TYPES = {"bool": "dtypes.bool", "i32": "dtypes.int32", "f32": "dtypes.float32",
          "int32": "dtypes.int32", "float32": "dtypes.float32"}
@@ -122,7 +125,7 @@ class TinygradProgram(Translator):
         if op == "stack":
             return "Tensor.stack(%s)" % ", ".join(args)
         if op == "index":
-            return "%s[%s]" % (x, ", ".join("int(%s.item())" % j for j in args[1:]) or "()")
+            return "%s[%s]" % (x, ", ".join(self.offsets(s)) or "()")
         if op == "reshape":
             return "%s.reshape(%s)" % (x, tuple(ints(a["shape"])))
         if op == "permute":
@@ -134,8 +137,8 @@ class TinygradProgram(Translator):
                 x = "%s.reshape(%s)" % (x, (1,) * len(shape))  # a scalar gets the rank first
             return "%s.expand(%s)" % (x, shape)
         if op == "shrink":
-            window = ", ".join("(int(%s.item()), int(%s.item()) + %d)" % (o, o, n)
-                               for o, n in zip(args[1:], ints(a["shape"])))
+            window = ", ".join("(%s, %s + %d)" % (o, o, n)
+                               for o, n in zip(self.offsets(s), ints(a["shape"])))
             return "%s.shrink((%s%s))" % (x, window, "," if len(args) == 2 else "")
         if op == "pad":
             pads = ints(a["pads"])
@@ -165,6 +168,11 @@ class TinygradProgram(Translator):
         if op in BINARY:
             return BINARY[op].format(*args)
         raise uir.ProgramError("%s:%d: no op named '%s'" % (self.path, s.line, op))
+
+    def offsets(self, s):
+        """Offsets of a shrink or an index as Python ints: a literal as written, a computed
+        one read back from its tensor."""
+        return [t if uir.is_literal(t) else "int(%s.item())" % self.var(t) for t in s.operands[1:]]
 
     def emit(self):
         return self.script("# %s, each statement as one tinygrad call." % self.path)

@@ -308,16 +308,18 @@ class Translator:
         return self.env["FAILURES"]
 
     def outputs(self):
+        return [(name, self.to_numpy(self.value(name))) for name in self.output_names()]
+
+    def output_names(self):
         used = {t for s in self.statements for t in s.operands if t.startswith("%")}
-        return [(s.name, self.to_numpy(self.value(s.name))) for s in self.statements
-                if s.op != "assert" and s.name not in used]
+        return [s.name for s in self.statements
+                if s.op != "assert" and s.name not in used and s.name in self.names]
 
     def script(self, head):
         """A standalone script of the program in the engine's API, for a bug report."""
         out = [head, self.prelude, "FAILURES = []"] + self.lines
-        for s in self.statements:
-            if s.name in self.names and s.name in dict(self.outputs()):
-                out.append("print(%r, %s.tolist())" % (s.name, self.var(s.name)))
+        for name in self.output_names():
+            out.append("print(%r, %s.tolist())" % (name, self.var(name)))
         out += ["for failure in FAILURES:", "    print(failure)"]
         return "\n".join(out) + "\n"
 
@@ -333,14 +335,16 @@ def run_file(path, out, make, emit_to=None):
     with open(path) as f:
         text = f.read()
     program = make(parse(text, path), path)
-    program.run()
+    try:
+        program.run()
+    finally:  # a script of what ran so far, also when the engine fails: that is the report
+        if emit_to:
+            with open(emit_to, "w") as f:
+                f.write(program.emit())
     for name, value in program.outputs():
         out.write(format_output(name, value) + "\n")
     for failure in program.failures():
         sys.stderr.write("%s:%s\n" % (path, failure))
-    if emit_to:
-        with open(emit_to, "w") as f:
-            f.write(program.emit())
     return 1 if program.failures() else 0
 
 

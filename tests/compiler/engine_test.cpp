@@ -20,7 +20,7 @@ namespace {
 // Outputs and assert verdicts of both engines, or "" when they agree.
 std::string disagreement(const Program& p, Backend& backend) {
   InterpResult want = interpret(p, {});
-  InterpResult got = run_compiled(p, compile_program(p, {true, false}), backend, {});
+  InterpResult got = run_compiled(p, compile_program(p, {.check_bounds = true}), backend, {});
   for (size_t k = 0; k < want.outputs.size(); ++k) {
     std::string d = describe_difference(want.outputs[k].second, got.outputs[k].second);
     if (!d.empty()) return want.outputs[k].first->name + ": " + d;
@@ -55,14 +55,14 @@ TEST(Engine, BothBackendsAgreeOnAProgramWithEveryOp) {
 // A kernel that reads one past the end of its input: check-bounds mode must say so.
 TEST(Engine, CheckBoundsCatchesABadAccess) {
   Program p = testing::parse("%x = buffer 4\n%y = neg %x\n");
-  CompiledProgram c = compile_program(p, {true, false});
+  CompiledProgram c = compile_program(p, {.check_bounds = true});
   UOpRef r = range(4, 0, RangeKind::Loop);
   UOpRef past = alu(Op::Add, {r, literal(Scalar::of_i32(1))});
   UOpRef bad = sink(
       {end(store(address(param(0, DType::F32, 4), r), load(address(param(1, DType::F32, 4), past))),
            {r})});
   c.schedule.kernels[0].sink = bad;
-  std::string kernel = render_kernel("kernel0", bad, {true});
+  std::string kernel = render_kernel("kernel0", bad, {.check_bounds = true});
   c.source = render_prelude(kernel) + kernel;
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   try {
