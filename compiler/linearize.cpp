@@ -30,7 +30,8 @@ bool contains(const Ranges& s, const UOp* r) {
 
 // Nodes that are never placed: values available everywhere.
 bool is_free(const UOp* n) {
-  return n->op == Op::Const || n->op == Op::Param || n->op == Op::Alloc || n->op == Op::Range;
+  return n->op == Op::Const || n->op == Op::Param || n->op == Op::Alloc || n->op == Op::Range ||
+         n->op == Op::Table;
 }
 
 class Linearizer {

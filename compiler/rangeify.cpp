@@ -116,8 +116,30 @@ UOpRef rangeify_pad(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& 
   return simplify(alu(Op::Where, {valid, value, fill}));
 }
 
+// A stack of this many literals or more is a table: one load an element, where a chain of
+// selects costs one compare per literal and a C compiler time that grows faster than the
+// chain (gcc does not finish 4096 in minutes). Shorter stacks stay selects, which the
+// simplifier folds and sees through.
+constexpr size_t kMinTable = 256;
+
+// stack(l0, ..., ln)[i] = table[i] for literals l, the index clamped into the table (a
+// discarded lane, as in a pad, may compute any index; in range, simplify drops the clamp).
+std::optional<UOpRef> rangeify_literal_stack(const UOp& u, const std::vector<UOpRef>& idx) {
+  if (u.src.size() < kMinTable) return std::nullopt;
+  std::vector<Scalar> values;
+  for (const UOpRef& s : u.src) {
+    if (s->op != Op::Const) return std::nullopt;
+    values.push_back(s->value);
+  }
+  if (planted(Plant::StackOrderReversed)) std::reverse(values.begin(), values.end());
+  int64_t last = static_cast<int64_t>(values.size()) - 1;
+  UOpRef at = simplify(alu(Op::Min, {alu(Op::Max, {idx[0], zero()}), i32(last)}));
+  return load(address(table(values), at));
+}
+
 // stack(a0, ..., an)[i, rest] = i < 1 ? a0[rest] : i < 2 ? a1[rest] : ... : an[rest]
 UOpRef rangeify_stack(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
+  if (std::optional<UOpRef> t = rangeify_literal_stack(u, idx)) return *t;
   std::vector<UOpRef> rest(idx.begin() + 1, idx.end());
   bool reversed = planted(Plant::StackOrderReversed);
   UOpRef out = rangeify(reversed ? u.src.front() : u.src.back(), rest, ctx);

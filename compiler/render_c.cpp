@@ -91,6 +91,8 @@ class KernelRenderer {
       std::string k = std::to_string(p->arg[0]), t = c_type(p->dtype);
       out += "  " + t + "* restrict data" + k + " = (" + t + "*)args[" + k + "];\n";
     }
+    for (const UOp* n : order)
+      if (n->op == Op::Table) out += declare_table(*n);
     place_accumulators(order);
     declare_accumulators(top_, 1, out);
     render_block(top_, 1, out);
@@ -229,11 +231,30 @@ class KernelRenderer {
     names_[a.src[1].get()] = i;
   }
 
-  // The storage an address names: dataK[offset] or an accumulator.
+  // `static const T tableK[n] = {...};`, K in order of appearance. f32 elements are kept as
+  // their bits, so that NaN payloads and -0 are exact and every initializer is a constant.
+  std::string declare_table(const UOp& t) {
+    std::string name = "table" + std::to_string(tables_.size()), values;
+    tables_[&t] = name;
+    bool f32 = t.dtype == DType::F32;
+    for (size_t k = 0; k < t.arg.size(); ++k) {
+      Scalar v{t.dtype, static_cast<uint32_t>(t.arg[k])};
+      values += (k ? (k % 16 ? ", " : ",\n    ") : "") +
+                (f32 ? std::to_string(v.bits) + "u" : c_literal_text(v));
+    }
+    return "  static const " + (f32 ? std::string("unsigned") : c_type(t.dtype)) + " " + name +
+           "[" + std::to_string(t.arg.size()) + "] = {" + values + "};\n";
+  }
+
+  // The storage an address names: dataK[offset], tableK[offset] or an accumulator.
   std::string addr(const UOp& a) {
     const UOp* base = a.src[0].get();
     while (base->op == Op::After) base = base->src[0].get();
     if (base->op == Op::Alloc) return "acc" + std::to_string(base->arg[0]);
+    if (base->op == Op::Table) {
+      std::string element = tables_.at(base) + "[" + expr(a.src[1]) + "]";
+      return base->dtype == DType::F32 ? "uopc_f32(" + element + ")" : element;
+    }
     return "data" + std::to_string(base->arg[0]) + "[" + expr(a.src[1]) + "]";
   }
 
@@ -363,6 +384,7 @@ class KernelRenderer {
   std::unordered_map<const LoopBlock*, const LoopBlock*> parent_;
   std::unordered_map<const UOp*, const LoopBlock*> acc_block_;
   std::unordered_map<const UOp*, std::string> names_;
+  std::unordered_map<const UOp*, std::string> tables_;
   std::unordered_map<const UOp*, int> height_;
   int counter_ = 1;
 };

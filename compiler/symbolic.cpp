@@ -407,6 +407,8 @@ std::string expr_str(const UOpRef& n) {
       return expr_str(n->src[0]) + "[" + expr_str(n->src[1]) + "]";
     case Op::Param:
       return "data" + std::to_string(n->arg[0]);
+    case Op::Table:
+      return "table";
     case Op::Var:
       return "x" + std::to_string(n->arg[0]);
     default:

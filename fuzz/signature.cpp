@@ -82,7 +82,7 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same) {
 struct Located {
   Op op;
   bool fails_plain = false;
-  std::string kinds;  // the options the node computed alone needs, when asked
+  std::string kinds = {};  // the options the node computed alone needs, when asked
 };
 
 using KindsOf = std::function<std::string(const Program& alone)>;

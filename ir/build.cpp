@@ -121,7 +121,14 @@ Interval bounds_of(Op op, DType dtype, const std::vector<UOpRef>& src,
       return {0, std::max<int64_t>(arg[0] - 1, 0)};
     case Op::Var:
       return {arg[1], arg[2]};
-    case Op::Load:
+    case Op::Table: {  // the hull of its elements
+      Interval h = Interval::point(static_cast<int32_t>(arg.at(0)));
+      for (int64_t bits : arg) h = hull(h, Interval::point(static_cast<int32_t>(bits)));
+      return h;
+    }
+    case Op::Load:  // a table's element is one of its elements; other memory, anything
+      return src[0]->op == Op::Index && src[0]->src[0]->op == Op::Table ? src[0]->src[0]->bounds
+                                                                         : Interval::full();
     case Op::Param:
     case Op::Alloc:
       return Interval::full();

@@ -40,6 +40,12 @@ UOpRef alloc(int64_t id, DType dtype) {
   return loop_node(Op::Alloc, dtype, {1}, {}, {id});
 }
 
+UOpRef table(const std::vector<Scalar>& values) {
+  std::vector<int64_t> bits;
+  for (const Scalar& v : values) bits.push_back(v.bits);
+  return loop_node(Op::Table, values.at(0).dtype, {static_cast<int64_t>(values.size())}, {}, bits);
+}
+
 UOpRef address(const UOpRef& buffer, const UOpRef& offset) {
   return loop_node(Op::Index, buffer->dtype, {}, {buffer, offset});
 }
@@ -82,6 +88,13 @@ std::string attrs(const UOp& n) {
       return std::to_string(n.shape[0]) + d + " slot=" + std::to_string(n.arg[0]);
     case Op::Alloc:
       return "1" + d + " slot=" + std::to_string(n.arg[0]);
+    case Op::Table: {
+      std::string values;
+      for (int64_t bits : n.arg)
+        values += (values.empty() ? "" : " ") +
+                  format_element(Scalar{n.dtype, static_cast<uint32_t>(bits)});
+      return std::to_string(n.shape[0]) + d + " values=[" + values + "]";
+    }
     default:
       return "";
   }

@@ -29,6 +29,9 @@ UOpRef var(int64_t id, Interval bounds);
 UOpRef param(int64_t number, DType dtype, int64_t size);
 // A one-element local accumulator.
 UOpRef alloc(int64_t id, DType dtype);
+// A constant array in the kernel (a `static const` table), read like a param: what a stack of
+// literals becomes, so that each element costs one load whatever the stack's length.
+UOpRef table(const std::vector<Scalar>& values);
 // Element `offset` of a param or an (after of an) alloc.
 UOpRef address(const UOpRef& buffer, const UOpRef& offset);
 UOpRef load(const UOpRef& address);

@@ -131,5 +131,31 @@ TEST(Engine, LongProgramsCompile) {
   EXPECT_EQ(c.exit_code, 0) << c.err << c.out;
 }
 
+// A stack of literals is a constant table in the kernel: one load an element, not a chain of
+// selects as long as the stack, which no C compiler gets through at this size. The program is
+// how the course checks a transpose: against a stack of its expected values.
+TEST(Engine, LiteralStacksAreTables) {
+  const int n = 100000;
+  std::string values;
+  for (int i = 0; i < n; ++i) values += " " + std::to_string(((37 * i) % 23) - 11);
+  std::string text = "%x = buffer 100000 dtype=i32\n%m = reshape %x shape=[250 400]\n"
+                     "%t = permute %m order=[1 0]\n%e = stack" + values +
+                     "\n%em = reshape %e shape=[250 400]\n%et = permute %em order=[1 0]\n"
+                     "%ok = assert %t %et\n";
+  Program p = testing::parse(text);
+  std::string source = compile_program(p).source;
+  EXPECT_NE(source.find("static const int table0[100000]"), std::string::npos);
+  EXPECT_EQ(source.find("?"), std::string::npos) << "a select chain is left";
+  for (const char* backend : {"tcc", "cc"}) {
+    auto c = testing::run_uopc(std::string("diff --backend ") + backend + " -", text);
+    EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
+  }
+  // f32 tables keep every bit: NaN, -0, infinities, subnormals.
+  std::string floats = "%a = stack nan -0.0 inf -inf 1e-45 1.5";
+  for (int i = 0; i < 20; ++i) floats += " " + std::to_string(i) + ".25";
+  auto c = testing::run_uopc("diff --backend cc -", floats + "\n%b = buffer 26\n%c = add %a %b\n");
+  EXPECT_EQ(c.exit_code, 0) << c.err << c.out;
+}
+
 }  // namespace
 }  // namespace uopc

@@ -492,7 +492,16 @@ TEST(TargetProtocol, PersistentModeFindsWhatOneShotFinds) {
   EXPECT_EQ(files[0], "target-stack.uir");
   std::string text = testing::read_file(dir + "/" + files[0]);
   EXPECT_LE(count_statements(text), 2) << text;
-  EXPECT_NE(text.find("# replay: echo "), std::string::npos) << text;
+  EXPECT_NE(text.find("# by hand: echo "), std::string::npos) << text;
+  // The replay line checks the file through the engine again, judged as the campaign judged it.
+  size_t at = text.find("# replay: uopc ");
+  ASSERT_NE(at, std::string::npos) << text;
+  at += 15;
+  std::string replay = text.substr(at, text.find('\n', at) - at);
+  EXPECT_NE(replay.find("--target-persistent"), std::string::npos) << replay;
+  auto again = testing::run_uopc(replay);
+  EXPECT_EQ(again.exit_code, 1) << replay << "\n" << again.out << again.err;
+  EXPECT_NE(again.out.find("disagreement: the target oracle failed"), std::string::npos);
 }
 
 }  // namespace
