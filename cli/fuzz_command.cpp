@@ -213,7 +213,8 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
       shared->started_cpu_ms[j] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
       shared->started_ms[j] = now_ms();
     }
-    Record record = make_record(seed, *f, a, *backend, f->oracle == "target" ? target.get() : nullptr);
+    Record record =
+        make_record(seed, *f, a, *backend, f->oracle == "target" ? target.get() : nullptr);
     shared->started_ms[j] = 0;
     shared->minimizing[j] = false;
     write_all(fd, encode(record));
@@ -259,10 +260,11 @@ std::string as_comment(const std::string& text) {
 
 // The flags that make `uopc fuzz --replay SEED` check the same program the same way.
 std::string replay_flags(const FuzzArgs& a) {
-  std::string flags = " --max-numel " + std::to_string(a.max_numel) + " --backend " + a.backend +
-                      steering_flags(a);
+  std::string flags =
+      " --max-numel " + std::to_string(a.max_numel) + " --backend " + a.backend + steering_flags(a);
   if (!a.target.empty()) {
-    flags += " --target " + shell_quote(a.target) + (a.target_persistent ? " --target-persistent" : "");
+    flags +=
+        " --target " + shell_quote(a.target) + (a.target_persistent ? " --target-persistent" : "");
     std::string compare = comparison_of(a).flags();
     if (!compare.empty()) flags += " " + compare;
   }
@@ -648,10 +650,12 @@ int check_file(const FuzzArgs& a) {
     bool skipped = false;
     if (std::optional<Failure> f = check_target(p, *target, &skipped)) {
       std::printf("disagreement: the target oracle failed: %s\n", f->detail.c_str());
-      if (!f->log.empty()) std::printf("the engine's last lines on stderr:\n%s", as_comment(f->log).c_str());
+      if (!f->log.empty())
+        std::printf("the engine's last lines on stderr:\n%s", as_comment(f->log).c_str());
       return 1;
     }
-    std::printf("%s %s (compared %s)\n", skipped ? "the engine does not support" : "the engine agrees with uopc interp on",
+    std::printf("%s %s (compared %s)\n",
+                skipped ? "the engine does not support" : "the engine agrees with uopc interp on",
                 a.check.c_str(), target->comparison().name().c_str());
     return 0;
   }
@@ -684,11 +688,13 @@ int run_fuzz(const FuzzArgs& given) {
   gen_options(a);  // a steering no program keeps to is refused before any worker starts
   comparison_of(a);
   if (a.target.empty() && a.with_engines)
-    throw UserError("--with-engines adds uopc's engines to a --target campaign; without "
-                    "--target they run anyway");
+    throw UserError(
+        "--with-engines adds uopc's engines to a --target campaign; without "
+        "--target they run anyway");
   if (a.target.empty() && (a.compare != "exact" || a.nan_equal || a.signed_zero_equal))
-    throw UserError("--compare, --nan-equal and --signed-zero-equal judge a --target; uopc's "
-                    "own engines always agree bit for bit");
+    throw UserError(
+        "--compare, --nan-equal and --signed-zero-equal judge a --target; uopc's "
+        "own engines always agree bit for bit");
   if (a.replay >= 0) return replay(a);
   if (!a.check.empty()) return check_file(a);
   uint64_t seed =

@@ -37,8 +37,8 @@ struct FuzzArgs {
   double time_limit = 10;     // seconds one program may take before its worker is killed
   std::string opts = "none";  // how the compiled engine runs the program (--check, reduce)
   int threads = 1;
-  bool stats = false;          // print the edge values each op met and the symbolic verdicts
-  double status_every = 10;    // seconds between status lines when stderr is not a terminal
+  bool stats = false;        // print the edge values each op met and the symbolic verdicts
+  double status_every = 10;  // seconds between status lines when stderr is not a terminal
   std::vector<std::string> steering_words;  // --ops, --no-nan, ... (fuzz/steering.h)
 };
 

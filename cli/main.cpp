@@ -160,7 +160,8 @@ int run_run(const RunArgs& a) {
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   check_value_sizes(p, o.max_elements);
-  CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub}, opts_choice(a.opts));
+  CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
+                                      opts_choice(a.opts));
   Executable e(p, c, *backend, o, threads_of(a));
   double ms = a.bench ? median_kernel_ms(e, a.bench_runs) : (e.run(), 0.0);
   int code = report(p, e.results(), a.out_dir);
@@ -191,7 +192,8 @@ int run_diff(const RunArgs& a) {
   Program p = load_program(a.path);
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
-  CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub}, opts_choice(a.opts));
+  CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
+                                      opts_choice(a.opts));
   // An unrolled reduce folds as a tree; the interpreter folds it the same way.
   InterpResult want = interpret(p, matching(c, o));
   InterpResult got = run_compiled(p, c, *backend, o, threads_of(a));
@@ -231,7 +233,8 @@ void add_engine_flags(CLI::App* cmd, std::string& opts, int& threads, const std:
 void add_steering_flags(CLI::App* cmd, std::vector<std::string>& words) {
   auto list = [&](const char* flag, const char* help) {
     cmd->add_option_function<std::string>(
-        flag, [&words, flag](const std::string& v) { words.push_back(std::string(flag) + "=" + v); },
+        flag,
+        [&words, flag](const std::string& v) { words.push_back(std::string(flag) + "=" + v); },
         help);
   };
   list("--ops", "OP,OP: generate programs of these ops only (buffer or stack among them)");
@@ -245,7 +248,8 @@ void add_steering_flags(CLI::App* cmd, std::vector<std::string>& words) {
       {"--no-int-extremes", "no i32 value beyond 2^15, so nothing wraps or saturates"},
       {"--no-zero-divisor", "no idiv or mod by 0"}};
   for (const auto& [flag, help] : classes)
-    cmd->add_flag_callback(flag, [&words, flag = flag] { words.push_back(flag); }, help);
+    cmd->add_flag_callback(
+        flag, [&words, flag = flag] { words.push_back(flag); }, help);
 }
 
 int dispatch(int argc, char** argv) {

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "ir/print.h"
+
 namespace uopc {
 
 EngineConfig draw_engine_config(Choices& c) {
@@ -29,10 +31,24 @@ EngineConfig draw_engine_config(Choices& c) {
   return config;
 }
 
+namespace {
+
+// A steered program that breaks its steering is the generator's failure: it would fuzz an
+// engine on what it does not claim.
+std::optional<Failure> check_steering(const Program& p, const Steering& steering) {
+  if (steering.is_default()) return std::nullopt;
+  std::string why = steering_violation(p, steering);
+  if (why.empty()) return std::nullopt;
+  return Failure{"steering", why + " (" + steering.flags() + ")", print_program(p)};
+}
+
+}  // namespace
+
 std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen,
                                   SeedStats* stats) {
   RandomChoices choices(seed);
   Program p = generate(choices, gen);
+  if (auto f = check_steering(p, gen.steering)) return f;
   if (stats) count_edges(p, stats->edges);
   if (auto f = check_engines(p, backend, draw_engine_config(choices))) return f;
   if (auto f = check_roundtrip(p)) return f;
@@ -55,6 +71,7 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend, const Ste
   gen.max_numel = 64;
   gen.steering = steering;
   Program p = generate(choices, gen);
+  if (auto f = check_steering(p, steering)) return f;
   EngineConfig config = draw_engine_config(choices);
   if (auto f = check_program(p, backend, false, config)) return f;
   Broken b = break_one_rule(choices, p);
@@ -67,7 +84,9 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend, const Ste
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,
                                          bool* skipped) {
   RandomChoices choices(seed);
-  return check_target(generate(choices, gen), target, skipped);
+  Program p = generate(choices, gen);
+  if (auto f = check_steering(p, gen.steering)) return f;
+  return check_target(p, target, skipped);
 }
 
 CampaignResult run_campaign(const CampaignOptions& o) {

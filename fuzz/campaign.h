@@ -49,6 +49,8 @@ struct SeedStats {
   SymbolicStats symbolic;
 };
 
+// A steered program is first checked against its steering (the "steering" oracle), in every
+// driver: the generator must keep to it.
 std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen,
                                   SeedStats* stats = nullptr);
 

@@ -13,7 +13,7 @@ namespace uopc {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kEps = 1.0 / (1 << 23);  // 2^-23, SPEC section 7's unit for reductions
+constexpr double kEps = 1.0 / (1 << 23);          // 2^-23, SPEC section 7's unit for reductions
 constexpr double kTiny = 1.4012984643248171e-45;  // 2^-149: a rounding among subnormals
 
 using Errors = std::vector<double>;
@@ -267,9 +267,8 @@ class Propagation {
       case DType::Bool:
         return x - ex > 0 || x + ex < 0 ? 0 : kInf;
       case DType::I32:
-        return std::trunc(x - ex) == std::trunc(x + ex) && std::fabs(x) + ex < 2147483647.0
-                   ? 0
-                   : kInf;
+        return std::trunc(x - ex) == std::trunc(x + ex) && std::fabs(x) + ex < 2147483647.0 ? 0
+                                                                                            : kInf;
     }
     return kInf;
   }
@@ -380,8 +379,7 @@ std::string compare_outputs(const Program& p, const InterpResult& want, const st
     std::string type = type_string(t);
     if (g.name != statement->name || g.type != type ||
         g.elements.size() != static_cast<size_t>(t.size()))
-      return statement->name + ": printed " + cut(g.line) +
-             "; interp printed " + cut(expected);
+      return statement->name + ": printed " + cut(g.line) + "; interp printed " + cut(expected);
     const std::vector<double>* b = c.spec ? &bounds.at(statement->node.get()) : nullptr;
     for (int64_t i = 0; i < t.size(); ++i) {
       std::optional<Scalar> e = read_element(g.elements[static_cast<size_t>(i)], t.dtype());

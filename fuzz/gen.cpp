@@ -202,17 +202,14 @@ class Generator {
     }
   }
 
-  bool kept(const UOpRef& y) {
-    return !steered_ || steering_violation(y, o_.steering).empty();
-  }
+  bool kept(const UOpRef& y) { return !steered_ || steering_violation(y, o_.steering).empty(); }
 
   // The op each draw of transform builds first (Const: an op chosen among those allowed).
   static Op primary(int64_t draw) {
-    static const Op ops[] = {Op::Reshape, Op::Reshape, Op::Permute, Op::Expand, Op::Shrink,
-                             Op::Shrink,  Op::Pad,     Op::Flip,    Op::Stack,  Op::Index,
-                             Op::Reduce,  Op::Reduce,  Op::Reduce,  Op::Const,  Op::Const,
-                             Op::Const,   Op::Where,   Op::Const,   Op::Assert, Op::Expand,
-                             Op::Expand};
+    static const Op ops[] = {
+        Op::Reshape, Op::Reshape, Op::Permute, Op::Expand, Op::Shrink, Op::Shrink, Op::Pad,
+        Op::Flip,    Op::Stack,   Op::Index,   Op::Reduce, Op::Reduce, Op::Reduce, Op::Const,
+        Op::Const,   Op::Const,   Op::Where,   Op::Const,  Op::Assert, Op::Expand, Op::Expand};
     return ops[draw];
   }
 

@@ -25,7 +25,7 @@ namespace uopc {
 struct GenOptions {
   int max_statements = 10;
   int64_t max_numel = 256;  // at most 4096 is sensible; larger is allowed
-  Steering steering;         // every statement kept keeps to it
+  Steering steering;        // every statement kept keeps to it
 };
 
 Program generate(Choices& choices, const GenOptions& options = {});

@@ -78,8 +78,7 @@ const ValueClass* element_class(const Scalar& v, const Steering& s) {
 
 // An i32 add or mul reduce whose running result leaves 2^15 may wrap before it comes back.
 bool partial_results_in_range(const UOp& n, const Tensor& x) {
-  if (n.dtype != DType::I32 || (n.reduce_op() != Op::Add && n.reduce_op() != Op::Mul))
-    return true;
+  if (n.dtype != DType::I32 || (n.reduce_op() != Op::Add && n.reduce_op() != Op::Mul)) return true;
   int64_t outer = 1, inner = 1;
   Shape shape = x.shape();
   for (size_t k = 0; k < shape.size(); ++k)
@@ -98,8 +97,8 @@ bool partial_results_in_range(const UOp& n, const Tensor& x) {
 std::string structural_violation(const UOp& n, const Steering& s) {
   if (n.op != Op::Const && !s.allows(n.op)) {
     bool excluded = s.excluded.count(n.op) > 0;
-    return std::string(op_name(n.op)) + (excluded ? " is excluded by --exclude-ops"
-                                                  : " is not among --ops " + join(s.ops));
+    return std::string(op_name(n.op)) +
+           (excluded ? " is excluded by --exclude-ops" : " is not among --ops " + join(s.ops));
   }
   if (n.op != Op::Assert && !s.allows(n.dtype))
     return "a " + std::string(op_name(n.op)) + " of dtype " + std::string(dtype_name(n.dtype)) +
@@ -202,8 +201,8 @@ Steering parse_steering(const std::vector<std::string>& words, std::vector<std::
       char* end = nullptr;
       long r = std::strtol(value.c_str(), &end, 10);
       if (value.empty() || *end || r < 1 || r > kMaxRank)
-        throw UserError("--max-rank takes 1 to 8 (buffers and stacks have rank 1), not '" +
-                        value + "'");
+        throw UserError("--max-rank takes 1 to 8 (buffers and stacks have rank 1), not '" + value +
+                        "'");
       s.max_rank = static_cast<int>(r);
     } else {
       known = false;

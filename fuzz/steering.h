@@ -33,7 +33,9 @@ struct Steering {
   bool allows(Op op) const;
   bool allows(DType d) const;
   bool allows(const Scalar& literal) const;  // its value class
-  bool limits_values() const { return !(nan && inf && signed_zero && int_extremes && zero_divisor); }
+  bool limits_values() const {
+    return !(nan && inf && signed_zero && int_extremes && zero_divisor);
+  }
   bool is_default() const;
   // The flags that ask for this steering ("--ops add,mul --no-nan"); "" for the default.
   std::string flags() const;

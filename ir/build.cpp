@@ -128,7 +128,7 @@ Interval bounds_of(Op op, DType dtype, const std::vector<UOpRef>& src,
     }
     case Op::Load:  // a table's element is one of its elements; other memory, anything
       return src[0]->op == Op::Index && src[0]->src[0]->op == Op::Table ? src[0]->src[0]->bounds
-                                                                         : Interval::full();
+                                                                        : Interval::full();
     case Op::Param:
     case Op::Alloc:
       return Interval::full();

@@ -138,10 +138,12 @@ TEST(Engine, LiteralStacksAreTables) {
   const int n = 100000;
   std::string values;
   for (int i = 0; i < n; ++i) values += " " + std::to_string(((37 * i) % 23) - 11);
-  std::string text = "%x = buffer 100000 dtype=i32\n%m = reshape %x shape=[250 400]\n"
-                     "%t = permute %m order=[1 0]\n%e = stack" + values +
-                     "\n%em = reshape %e shape=[250 400]\n%et = permute %em order=[1 0]\n"
-                     "%ok = assert %t %et\n";
+  std::string text =
+      "%x = buffer 100000 dtype=i32\n%m = reshape %x shape=[250 400]\n"
+      "%t = permute %m order=[1 0]\n%e = stack" +
+      values +
+      "\n%em = reshape %e shape=[250 400]\n%et = permute %em order=[1 0]\n"
+      "%ok = assert %t %et\n";
   Program p = testing::parse(text);
   std::string source = compile_program(p).source;
   EXPECT_NE(source.find("static const int table0[100000]"), std::string::npos);

@@ -4,8 +4,6 @@
 // and it writes a failing program as a standalone NumPy script.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -22,8 +20,8 @@ namespace uopc {
 namespace {
 
 std::string numpy_engine(bool persistent) {
-  return shell_quote(UOPC_PYTHON) + " " + shell_quote(std::string(UOPC_SOURCE_DIR) +
-                                                      "/targets/numpy_uir.py") +
+  return shell_quote(UOPC_PYTHON) + " " +
+         shell_quote(std::string(UOPC_SOURCE_DIR) + "/targets/numpy_uir.py") +
          (persistent ? " --persistent" : "");
 }
 
@@ -59,21 +57,18 @@ TEST(NumpyEngine, ReadsTheBookForm) {
     if (text.find(", (") == std::string::npos && text.find(" : ") == std::string::npos) continue;
     ++book;
     auto want = testing::run_uopc("interp " + path.string());
-    std::string cmd = numpy_engine(false) + " " + path.string() + " 2>&1";
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    std::string got;
-    for (char buf[4096]; size_t n = std::fread(buf, 1, sizeof buf, pipe);) got.append(buf, n);
-    int status = ::pclose(pipe);
-    EXPECT_EQ(got, want.out) << path;
-    EXPECT_EQ(WEXITSTATUS(status), want.exit_code) << path;
+    auto got = testing::run_shell(numpy_engine(false) + " " + path.string());
+    EXPECT_EQ(got.out, want.out) << path << got.err;
+    EXPECT_EQ(got.exit_code, want.exit_code) << path;
   }
   EXPECT_GE(book, 3);
 }
 
 TEST(NumpyEngine, ACampaignUnderSpecsComparisonIsClean) {
-  auto c = testing::run_uopc("fuzz --seconds 60 --max-programs 1500 --jobs 2 --seed 11 --compare "
-                             "spec --target-persistent --target " +
-                             shell_quote(numpy_engine(true)) + " -o " + ::testing::TempDir());
+  auto c = testing::run_uopc(
+      "fuzz --seconds 60 --max-programs 1500 --jobs 2 --seed 11 --compare "
+      "spec --target-persistent --target " +
+      shell_quote(numpy_engine(true)) + " -o " + ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
   EXPECT_NE(c.out.find("1500 programs"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find(" 0 skipped (unsupported), 0 disagreements"), std::string::npos) << c.out;
@@ -91,9 +86,10 @@ TEST(NumpyEngine, CampaignsFindABugPlantedInIt) {
     std::string dir = ::testing::TempDir() + "/numpy-" + planted.plant;
     std::filesystem::remove_all(dir);
     ::setenv("NUMPY_UIR_PLANT", planted.plant, 1);
-    auto c = testing::run_uopc("fuzz --seconds 60 --jobs 2 --seed 5 --compare spec --minimize "
-                               "--max-programs 500 --target-persistent --target " +
-                               shell_quote(numpy_engine(true)) + " --corpus " + dir);
+    auto c = testing::run_uopc(
+        "fuzz --seconds 60 --jobs 2 --seed 5 --compare spec --minimize "
+        "--max-programs 500 --target-persistent --target " +
+        shell_quote(numpy_engine(true)) + " --corpus " + dir);
     EXPECT_EQ(c.exit_code, 1) << planted.plant << c.out << c.err;
     std::string file = dir + "/" + planted.signature + ".uir";
     ASSERT_TRUE(std::filesystem::exists(file)) << planted.plant << c.out;
@@ -112,9 +108,10 @@ TEST(NumpyEngine, CampaignsFindABugPlantedInIt) {
 // Three engines at once: the interpreter, the compiled engine (here with a planted bug) and
 // NumPy.
 TEST(NumpyEngine, RunsBesideTheCompiledEngine) {
-  auto c = testing::run_uopc("fuzz --seconds 60 --seed 5 --with-engines --plant permute_inverse "
-                             "--compare spec --target-persistent --target " +
-                             shell_quote(numpy_engine(true)) + " -o " + ::testing::TempDir());
+  auto c = testing::run_uopc(
+      "fuzz --seconds 60 --seed 5 --with-engines --plant permute_inverse "
+      "--compare spec --target-persistent --target " +
+      shell_quote(numpy_engine(true)) + " -o " + ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("disagreement: the engines oracle failed"), std::string::npos) << c.out;
 }
@@ -123,12 +120,10 @@ TEST(NumpyEngine, EmitsAStandaloneScript) {
   std::string uir = ::testing::TempDir() + "/emit.uir", py = ::testing::TempDir() + "/emit.py";
   std::ofstream(uir) << "%x = buffer 6 dtype=i32\n%m = reshape %x shape=[2 3]\n"
                         "%f = flip %m axes=[0 1]\n%q = idiv %f 4\n";
-  std::string run = numpy_engine(false) + " " + uir + " --emit " + py + " && " +
-                    shell_quote(UOPC_PYTHON) + " " + py;
-  FILE* pipe = ::popen(run.c_str(), "r");
-  std::string out;
-  for (char buf[4096]; size_t n = std::fread(buf, 1, sizeof buf, pipe);) out.append(buf, n);
-  EXPECT_EQ(WEXITSTATUS(::pclose(pipe)), 0) << out;
+  auto ran = testing::run_shell(numpy_engine(false) + " " + uir + " --emit " + py + " && " +
+                                shell_quote(UOPC_PYTHON) + " " + py);
+  std::string out = ran.out;
+  EXPECT_EQ(ran.exit_code, 0) << out << ran.err;
   // The engine's own output, then the script's: the same values.
   auto want = testing::run_uopc("interp " + uir);
   EXPECT_EQ(out.substr(0, want.out.size()), want.out) << out;

@@ -63,8 +63,9 @@ TEST(Steering, NamesWhatAProgramBreaks) {
 TEST(Steering, FlagsReadBackAndBadOnesAreRefused) {
   Steering s = steer({"--ops", "buffer,add,reduce", "--exclude-ops=add", "--dtypes", "f32",
                       "--max-rank", "3", "--no-nan", "--no-int-extremes"});
-  EXPECT_EQ(s.flags(), "--ops buffer,reduce,add --exclude-ops add --dtypes f32 --max-rank 3 "
-                       "--no-nan --no-int-extremes");
+  EXPECT_EQ(s.flags(),
+            "--ops buffer,reduce,add --exclude-ops add --dtypes f32 --max-rank 3 "
+            "--no-nan --no-int-extremes");
   std::vector<std::string> words;
   for (size_t at = 0, end; at < s.flags().size(); at = end + 1) {
     end = std::min(s.flags().find(' ', at), s.flags().size());
@@ -76,9 +77,13 @@ TEST(Steering, FlagsReadBackAndBadOnesAreRefused) {
   std::vector<std::string> rest;
   parse_steering({"-max_total_time=5", "--no-nan", "--other"}, &rest);
   EXPECT_EQ(rest, (std::vector<std::string>{"-max_total_time=5", "--other"}));
-  for (std::vector<std::string> bad :
-       {std::vector<std::string>{"--ops", "frob"}, {"--dtypes", "f64"}, {"--max-rank", "0"},
-        {"--max-rank", "9"}, {"--ops", "add,mul"}, {"--exclude-ops", "buffer,stack"}, {"--ops"}})
+  for (std::vector<std::string> bad : {std::vector<std::string>{"--ops", "frob"},
+                                       {"--dtypes", "f64"},
+                                       {"--max-rank", "0"},
+                                       {"--max-rank", "9"},
+                                       {"--ops", "add,mul"},
+                                       {"--exclude-ops", "buffer,stack"},
+                                       {"--ops"}})
     EXPECT_THROW(steer(bad), UserError) << bad[0];
 }
 

@@ -17,19 +17,17 @@ std::string adapter() {
   return shell_quote(std::string(UOPC_SOURCE_DIR) + "/targets/tinygrad_uir.py");
 }
 
-// python3 from PATH: tinygrad needs Python 3.11 or newer and is the user's own install.
+// What a command prints when it succeeds. python3 is the one on PATH: tinygrad needs Python
+// 3.11 or newer and is the user's own install.
 std::string shell(const std::string& command) {
-  FILE* pipe = ::popen(command.c_str(), "r");
-  std::string out;
-  for (char buf[4096]; size_t n = std::fread(buf, 1, sizeof buf, pipe);) out.append(buf, n);
-  int status = ::pclose(pipe);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? out : "";
+  testing::Command c = testing::run_shell(command);
+  return c.exit_code == 0 ? c.out : "";
 }
 
 class TinygradEngine : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (shell("python3 -c 'import numpy, tinygrad; print(1)' 2>/dev/null").empty())
+    if (shell("python3 -c 'import numpy, tinygrad; print(1)'").empty())
       GTEST_SKIP() << "tinygrad cannot be imported (put a tinygrad checkout on PYTHONPATH to "
                       "run this test): skipped";
   }
@@ -40,8 +38,9 @@ TEST_F(TinygradEngine, EveryCaseIsUnsupportedOrAgrees) {
   for (const auto& e : std::filesystem::directory_iterator(UOPC_CASES_DIR)) {
     std::string name = e.path().stem().string();
     if (e.path().extension() != ".uir" || name.rfind("err_", 0) == 0) continue;
-    auto c = testing::run_uopc("fuzz --check " + e.path().string() +
-                               " --compare spec --time-limit 300 --target 'python3 " + adapter() + "'");
+    auto c =
+        testing::run_uopc("fuzz --check " + e.path().string() +
+                          " --compare spec --time-limit 300 --target 'python3 " + adapter() + "'");
     EXPECT_EQ(c.exit_code, 0) << name << "\n" << c.out << c.err;
     (c.out.find("does not support") != std::string::npos ? unsupported : agreed) += 1;
   }
@@ -53,9 +52,11 @@ TEST_F(TinygradEngine, ItsSteeringLeavesNothingToSkip) {
   std::string steering = shell("python3 " + adapter() + " --steering");
   ASSERT_FALSE(steering.empty());
   steering.pop_back();
-  auto c = testing::run_uopc("fuzz --seconds 300 --time-limit 120 --max-programs 40 --jobs 2 --seed 3 --compare "
-                             "spec " + steering + " --target-persistent --target 'python3 " +
-                             adapter() + " --persistent' -o " + ::testing::TempDir());
+  auto c = testing::run_uopc(
+      "fuzz --seconds 300 --time-limit 120 --max-programs 40 --jobs 2 --seed 3 --compare "
+      "spec " +
+      steering + " --target-persistent --target 'python3 " + adapter() + " --persistent' -o " +
+      ::testing::TempDir());
   EXPECT_NE(c.out.find("40 programs"), std::string::npos) << c.out << c.err;
   EXPECT_NE(c.out.find(" 0 skipped (unsupported)"), std::string::npos) << c.out << c.err;
 }

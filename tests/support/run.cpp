@@ -42,12 +42,15 @@ std::string read_file(const std::string& path) {
 }
 
 Command run_uopc(const std::string& args, const std::string& input) {
+  return run_shell(std::string(UOPC_BINARY_PATH) + " " + args, input);
+}
+
+Command run_shell(const std::string& command, const std::string& input) {
   char dir_template[] = "/tmp/uopc-test-XXXXXX";
   std::string dir = mkdtemp(dir_template);
   std::string in = dir + "/in", out = dir + "/out", err = dir + "/err";
   std::ofstream(in, std::ios::binary) << input;
-  std::string cmd =
-      std::string(UOPC_BINARY_PATH) + " " + args + " <" + in + " >" + out + " 2>" + err;
+  std::string cmd = "(" + command + ") <" + in + " >" + out + " 2>" + err;
   int status = std::system(cmd.c_str());
   Command c;
   c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -24,6 +24,8 @@ struct Command {
 };
 // Runs the uopc binary with `args` (a shell-quoted string), feeding `input` on stdin.
 Command run_uopc(const std::string& args, const std::string& input = "");
+// Runs a /bin/sh command the same way.
+Command run_shell(const std::string& command, const std::string& input = "");
 
 std::string read_file(const std::string& path);
 
