@@ -182,4 +182,10 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--steering"]:
         print(STEERING)
         sys.exit(0)
+    try:
+        import tinygrad  # noqa: F401  (the translated lines import it again)
+    except ImportError as e:
+        sys.stderr.write("tinygrad_uir: cannot import tinygrad (%s); put a tinygrad checkout on "
+                         "PYTHONPATH\n" % e)
+        sys.exit(3)
     sys.exit(uir.serve(sys.argv, TinygradProgram, __doc__))
