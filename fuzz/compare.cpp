@@ -228,7 +228,7 @@ class Propagation {
       default:
         break;
     }
-    if (is_comparison(n.op)) return decided(n.op, val(0), err(0), val(1), err(1)) ? 0 : kInf;
+    if (is_comparison(n.op)) return decided(val(0), err(0), val(1), err(1)) ? 0 : kInf;
     return kInf;
   }
 
@@ -249,13 +249,12 @@ class Propagation {
     return std::isfinite(b) ? b : kInf;
   }
 
-  // A comparison both engines must decide the same way: its operands' intervals do not touch.
-  static bool decided(Op op, double a, double ea, double b, double eb) {
+  // A comparison (cmplt, cmpeq, cmpne) both engines must decide the same way: its operands'
+  // intervals do not touch.
+  static bool decided(double a, double ea, double b, double eb) {
     if (ea == 0 && eb == 0) return true;
     if (std::isnan(a) || std::isnan(b)) return false;
-    double gap = std::fabs(a - b), slack = ea + eb;
-    if (op == Op::Cmplt) return gap > slack;
-    return gap > slack;  // cmpeq, cmpne: equal values with slack may become unequal
+    return std::fabs(a - b) > ea + eb;
   }
 
   static double cast(const UOp& n, double x, double ex) {
@@ -367,10 +366,12 @@ Bounds spec_bounds(const Program& p) {
   return Propagation(p).take();
 }
 
-std::string compare_outputs(const Program& p, const InterpResult& want, const std::string& printed,
-                            const Comparison& c) {
+Judge::Judge(const Program& p, const Comparison& c)
+    : p_(p), c_(c), bounds_(c.spec ? spec_bounds(p) : Bounds{}) {}
+
+std::string Judge::compare(const InterpResult& want, const std::string& printed) const {
+  const Comparison& c = c_;
   std::vector<Printed> got = parse_printed(printed);
-  Bounds bounds = c.spec ? spec_bounds(p) : Bounds{};
   for (size_t k = 0; k < want.outputs.size(); ++k) {
     const auto& [statement, t] = want.outputs[k];
     std::string expected = format_output(statement->name, t);
@@ -380,7 +381,7 @@ std::string compare_outputs(const Program& p, const InterpResult& want, const st
     if (g.name != statement->name || g.type != type ||
         g.elements.size() != static_cast<size_t>(t.size()))
       return statement->name + ": printed " + cut(g.line) + "; interp printed " + cut(expected);
-    const std::vector<double>* b = c.spec ? &bounds.at(statement->node.get()) : nullptr;
+    const std::vector<double>* b = c.spec ? &bounds_.at(statement->node.get()) : nullptr;
     for (int64_t i = 0; i < t.size(); ++i) {
       std::optional<Scalar> e = read_element(g.elements[static_cast<size_t>(i)], t.dtype());
       double bound = b ? (*b)[static_cast<size_t>(i)] : 0;
@@ -397,12 +398,11 @@ std::string compare_outputs(const Program& p, const InterpResult& want, const st
   return "";
 }
 
-bool verdict_may_differ(const Program& p, const Comparison& c) {
-  if (!c.spec || p.asserts().empty()) return false;
-  Bounds bounds = spec_bounds(p);
-  for (const Statement* s : p.asserts())
+bool Judge::verdict_may_differ() const {
+  if (!c_.spec) return false;
+  for (const Statement* s : p_.asserts())
     for (const UOpRef& operand : s->node->src)
-      if (any_error(bounds.at(operand.get()))) return true;
+      if (any_error(bounds_.at(operand.get()))) return true;
   return false;
 }
 

@@ -42,13 +42,24 @@ Comparison parse_comparison(const std::string& mode, bool nan_equal, bool signed
 using Bounds = std::unordered_map<const UOp*, std::vector<double>>;
 Bounds spec_bounds(const Program& p);
 
-// Why `printed`, an engine's output for p, is not what the interpreter computed (`want`) under
-// comparison c ("%y: element [1 2]: printed 1.5, interp 1.25, allowed 0"); "" when it is.
-std::string compare_outputs(const Program& p, const InterpResult& want, const std::string& printed,
-                            const Comparison& c);
+// Judges an engine's answers for one program under one comparison; the spec bounds, when
+// needed, are computed once.
+class Judge {
+ public:
+  Judge(const Program& p, const Comparison& c);
 
-// Whether an engine may give another assert verdict than the interpreter under c: in spec
-// mode, when some assert's operands are inexact.
-bool verdict_may_differ(const Program& p, const Comparison& c);
+  // Why `printed`, the engine's output, is not what the interpreter computed (`want`)
+  // ("%y: element [1 2]: printed 1.5, interp 1.25, allowed 0"); "" when it is.
+  std::string compare(const InterpResult& want, const std::string& printed) const;
+
+  // Whether the engine may give another assert verdict than the interpreter: in spec mode,
+  // when some assert's operands are inexact.
+  bool verdict_may_differ() const;
+
+ private:
+  const Program& p_;
+  Comparison c_;
+  Bounds bounds_;  // empty unless c_.spec
+};
 
 }  // namespace uopc

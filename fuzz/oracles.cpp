@@ -255,13 +255,13 @@ std::optional<Failure> check_target(const Program& p, Target& target, bool* skip
     return f;
   };
   int expected_code = want.failures.empty() ? 0 : 1;
+  Judge judge(p, target.comparison());
   // An assert on values SPEC lets engines compute differently may go either way.
-  bool verdict_free = exited && (answer.code == 0 || answer.code == 1) &&
-                      verdict_may_differ(p, target.comparison());
-  if (!exited || (answer.code != expected_code && !verdict_free))
+  bool either_verdict = (answer.code == 0 || answer.code == 1) && judge.verdict_may_differ();
+  if (!exited || (answer.code != expected_code && !either_verdict))
     return failure(describe(answer, target.time_limit()) + ", expected " +
                    std::to_string(expected_code));
-  std::string difference = compare_outputs(p, want, answer.out, target.comparison());
+  std::string difference = judge.compare(want, answer.out);
   if (difference.empty()) return std::nullopt;
   return failure(difference);
 }

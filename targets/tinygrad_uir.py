@@ -77,10 +77,11 @@ def unsupported(statements, path):
     reference = numpy_uir.NumpyProgram(statements, path)
     with np.errstate(all="ignore"):
         reference.run()
+    def zero_in(token):
+        return token == "0" if uir.is_literal(token) else (reference.value(token) == 0).any()
+
     for s in statements:
-        divisor = s.operands[1] if s.op in ("idiv", "mod") else None
-        if divisor and (reference.value(divisor) == 0).any() if divisor in reference.names else (
-                divisor == "0"):
+        if s.op in ("idiv", "mod") and zero_in(s.operands[1]):
             return "%s:%d: %s" % (path, s.line, VALUE_CLASSES["zero_divisor"])
         if s.name in reference.names and (kind := value_class(reference.value(s.name))):
             return "%s:%d: %s is %s" % (path, s.line, s.name, VALUE_CLASSES[kind])

@@ -23,7 +23,7 @@ Judged judge(const std::string& program, const std::string& printed, Comparison 
   Comparison exact = extra, spec = extra;
   exact.spec = false;
   spec.spec = true;
-  return {compare_outputs(p, want, printed, exact), compare_outputs(p, want, printed, spec)};
+  return {Judge(p, exact).compare(want, printed), Judge(p, spec).compare(want, printed)};
 }
 
 std::string next_up(float v, int ulps) {
@@ -118,9 +118,9 @@ TEST(Compare, AssertVerdictsOnInexactValuesMayDiffer) {
   spec.spec = true;
   Program inexact = testing::parse("%x = stack 0.3\n%e = exp2 %x\n%ok = assert %e %e\n");
   Program exact = testing::parse("%x = stack 0.3\n%e = add %x 1.0\n%ok = assert %e %e\n");
-  EXPECT_TRUE(verdict_may_differ(inexact, spec));
-  EXPECT_FALSE(verdict_may_differ(exact, spec));
-  EXPECT_FALSE(verdict_may_differ(inexact, Comparison{}));
+  EXPECT_TRUE(Judge(inexact, spec).verdict_may_differ());
+  EXPECT_FALSE(Judge(exact, spec).verdict_may_differ());
+  EXPECT_FALSE(Judge(inexact, Comparison{}).verdict_may_differ());
 }
 
 TEST(Compare, NamesAndFlags) {
