@@ -159,7 +159,6 @@ int run_run(const RunArgs& a) {
   Program p = load_program(a.path);
   InterpOptions o = interp_options(a);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
-  check_value_sizes(p, o.max_elements);
   CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
                                       opts_choice(a.opts));
   Executable e(p, c, *backend, o, threads_of(a));
@@ -172,18 +171,36 @@ int run_run(const RunArgs& a) {
 struct LowerArgs {
   std::string path;
   std::string opts = "auto";
+  int64_t max_elements = InterpOptions{}.max_elements;
 };
 
-int run_lower(const LowerArgs& a) {
+// The program compiled, refused as `run` would refuse it: lower and render show what runs.
+CompiledProgram compile_checked(const LowerArgs& a) {
   Program p = load_program(a.path);
-  std::fputs(lowered_text(compile_program(p, {}, opts_choice(a.opts))).c_str(), stdout);
+  CompiledProgram c = compile_program(p, {}, opts_choice(a.opts));
+  check_stored_sizes(p, c, a.max_elements);
+  return c;
+}
+
+int run_lower(const LowerArgs& a) {
+  std::fputs(lowered_text(compile_checked(a)).c_str(), stdout);
   return kOk;
 }
 
 int run_render(const LowerArgs& a) {
-  Program p = load_program(a.path);
-  std::fputs(compile_program(p, {}, opts_choice(a.opts)).source.c_str(), stdout);
+  std::fputs(compile_checked(a).source.c_str(), stdout);
   return kOk;
+}
+
+// The interpreter holds every value, fused or not, so diff refuses programs that run accepts.
+InterpResult interpret_for_diff(const Program& p, const InterpOptions& o) {
+  try {
+    return interpret(p, o);
+  } catch (const UserError& e) {
+    throw UserError(e.location(), e.message() +
+                                      " (diff runs the interpreter, which stores every value; "
+                                      "uopc run stores only what its kernels write)");
+  }
 }
 
 // Compares every output and every assert's verdict between the two engines.
@@ -195,7 +212,7 @@ int run_diff(const RunArgs& a) {
   CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
                                       opts_choice(a.opts));
   // An unrolled reduce folds as a tree; the interpreter folds it the same way.
-  InterpResult want = interpret(p, matching(c, o));
+  InterpResult want = interpret_for_diff(p, matching(c, o));
   InterpResult got = run_compiled(p, c, *backend, o, threads_of(a));
   int differences = 0;
   for (size_t i = 0; i < want.outputs.size(); ++i) {
@@ -286,6 +303,9 @@ int dispatch(int argc, char** argv) {
   for (CLI::App* cmd : {lower, render}) {
     cmd->add_option("FILE", la.path, "program, or - for standard input")->required();
     cmd->add_option("--opts", la.opts, opts_help);
+    cmd->add_option("--max-elements", la.max_elements,
+                    "refuse a program that stores a value larger than this")
+        ->check(CLI::NonNegativeNumber);
   }
   lower->callback([&] { code = run_lower(la); });
   render->callback([&] { code = run_render(la); });
@@ -305,7 +325,10 @@ int dispatch(int argc, char** argv) {
   for (CLI::App* cmd : {run, diff}) {
     cmd->add_option("FILE", ra.path, "program, or - for standard input")->required();
     cmd->add_option("--input", ra.inputs, "SLOT=FILE.npy: data for buffer slot SLOT");
-    cmd->add_option("--max-elements", ra.max_elements, "refuse values larger than this")
+    cmd->add_option("--max-elements", ra.max_elements,
+                    cmd == run ? "refuse a program that stores a value larger than this"
+                               : "refuse a program that stores, compiled or interpreted, a "
+                                 "value larger than this (the interpreter stores every value)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--backend", ra.backend,
                     "cc (the system C compiler) or tcc (libtcc in memory)");

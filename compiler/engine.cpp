@@ -92,10 +92,15 @@ std::string lowered_text(const CompiledProgram& c) {
   });
 }
 
+void check_stored_sizes(const Program& p, const CompiledProgram& c, int64_t limit) {
+  const auto& stored = c.schedule.buffer_of;
+  check_value_sizes(p, limit, [&](const UOp* n) { return stored.count(n) > 0; });
+}
+
 Executable::Executable(const Program& p, const CompiledProgram& c, Backend& backend,
                        const InterpOptions& options, int threads)
     : program_(p), compiled_(c), threads_(std::max(1, threads)) {
-  check_value_sizes(p, options.max_elements);
+  check_stored_sizes(p, c, options.max_elements);
   for (const BufferSpec& b : c.schedule.buffers) {
     if (b.input())
       buffers_.push_back(input_bytes(b, options));

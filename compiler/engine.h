@@ -30,6 +30,11 @@ struct CompiledProgram {
 CompiledProgram compile_program(const Program& p, const RenderOptions& options = {},
                                 const OptsChoice& opts = {});
 
+// Refuses, before anything is allocated, a program whose compiled form stores a value (an
+// input, a kernel's output or a stage) of more than `limit` elements, naming its statement.
+// Fused values are not counted: GEMM's n^3 product, folded as it is computed, is never held.
+void check_stored_sizes(const Program& p, const CompiledProgram& c, int64_t limit);
+
 // Interpreter options that fold every reduce in the order the compiled program does (a
 // reduce unrolled as a tree, not in order, folds differently).
 InterpOptions matching(const CompiledProgram& c, InterpOptions options = {});

@@ -61,7 +61,8 @@ std::vector<const UOp*> topo_order(const std::vector<UOpRef>& roots) {
 }
 
 // Refuses the first value over the limit, blaming the statement that introduced it.
-void check_value_sizes(const Program& p, int64_t limit) {
+void check_value_sizes(const Program& p, int64_t limit,
+                       const std::function<bool(const UOp*)>& stored) {
   std::unordered_set<const UOp*> seen;
   for (const Statement& s : p.statements) {
     std::vector<const UOp*> work{s.node.get()};
@@ -69,13 +70,16 @@ void check_value_sizes(const Program& p, int64_t limit) {
       const UOp* n = work.back();
       work.pop_back();
       if (!seen.insert(n).second) continue;
-      if (n->numel() > limit)
+      if (n->numel() > limit && (!stored || stored(n)))
         throw UserError(Location{p.file, s.line, 0},
                         s.name + ": " +
-                            (n == s.node.get() ? "this value" : "a value it broadcasts to") + ", " +
-                            std::string(dtype_name(n->dtype)) + shape_str(n->shape) + ", has " +
-                            std::to_string(n->numel()) + " elements, more than the limit of " +
-                            std::to_string(limit) + "; raise it with --max-elements N");
+                            (n == s.node.get() ? "this value"
+                             : stored          ? "a value it computes and stores"
+                                               : "a value it broadcasts to") +
+                            ", " + std::string(dtype_name(n->dtype)) + shape_str(n->shape) +
+                            ", has " + std::to_string(n->numel()) +
+                            " elements, more than the limit of " + std::to_string(limit) +
+                            "; raise it with --max-elements N");
       for (const UOpRef& src : n->src) work.push_back(src.get());
     }
   }

@@ -5,6 +5,7 @@
 // other statement uses, in file order (SPEC section 6); asserts are checks, never outputs.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ Program replace_node(const Program& p, const UOp* from, const UOpRef& to);
 
 // Throws UserError for the first value (in statement order, including values the parser added
 // by broadcasting) with more than `limit` elements, naming the statement and --max-elements.
-void check_value_sizes(const Program& p, int64_t limit);
+// Only values for which `stored` holds count; without it every value does, as the interpreter
+// stores every value, while a compiled program stores only its buffers (a fused product that a
+// reduce folds is never held).
+void check_value_sizes(const Program& p, int64_t limit,
+                       const std::function<bool(const UOp*)>& stored = {});
 
 }  // namespace uopc

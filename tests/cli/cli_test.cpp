@@ -67,6 +67,59 @@ TEST(Cli, MaxElements) {
   EXPECT_EQ(c.out, "%c i32[] = 16777216\n");
 }
 
+// The compiled engine stores buffers only: a product the reduce folds is counted by the
+// interpreter, which holds it, and not by run, lower or render.
+TEST(Cli, MaxElementsCountsStoredValuesWhenCompiled) {
+  std::string gemm =
+      "%a = buffer 4096\n%b = buffer 4096 slot=1\n%am = reshape %a shape=[64 64 1]\n"
+      "%ae = expand %am shape=[64 64 64]\n%bm = reshape %b shape=[1 64 64]\n"
+      "%be = expand %bm shape=[64 64 64]\n%p = mul %ae %be\n%c = reduce %p op=add pop=1\n"
+      "%s = reduce %c op=add pop=2\n";
+  for (const char* cmd : {"run", "lower", "render"}) {
+    auto c = run_uopc(std::string(cmd) + " - --max-elements 5000", gemm);
+    EXPECT_EQ(c.exit_code, 0) << cmd << ": " << c.err;
+    c = run_uopc(std::string(cmd) + " - --max-elements 4000", gemm);
+    EXPECT_EQ(c.exit_code, 2) << cmd;
+    EXPECT_EQ(c.err,
+              "<stdin>:1: error: %a: this value, f32[4096], has 4096 elements, more than the "
+              "limit of 4000; raise it with --max-elements N\n")
+        << cmd;
+  }
+  auto c = run_uopc("diff - --max-elements 5000", gemm);
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.err.find("<stdin>:4: error: %ae: this value, f32[64 64 64], has 262144 elements"),
+            std::string::npos)
+      << c.err;
+  EXPECT_NE(c.err.find("diff runs the interpreter, which stores every value"), std::string::npos);
+  // A kernel's output is stored, and named by the statement that computes it.
+  c = run_uopc("run - --max-elements 4096",
+               "%a = buffer 64\n%b = reshape %a shape=[64 1]\n"
+               "%c = expand %b shape=[64 64]\n%d = add %c 1\n");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  c = run_uopc("run - --max-elements 4095",
+               "%a = buffer 64\n%b = reshape %a shape=[64 1]\n"
+               "%c = expand %b shape=[64 64]\n%d = add %c 1\n");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.err.find("<stdin>:4: error: %d: this value, f32[64 64], has 4096 elements"),
+            std::string::npos)
+      << c.err;
+}
+
+// The book's GEMM 1024 written with movement ops: its 1024^3 product is above the default
+// limit, but fused, so run takes it as it is.
+TEST(Cli, Gemm1024RunsWithTheDefaults) {
+  auto c =
+      run_uopc("run -",
+               "%a = buffer 1048576\n%b = buffer 1048576 slot=1\n"
+               "%am = reshape %a shape=[1024 1024 1]\n%ap = permute %am order=[1 0 2]\n"
+               "%ae = expand %ap shape=[1024 1024 1024]\n"
+               "%bm = reshape %b shape=[1024 1 1024]\n%be = expand %bm shape=[1024 1024 1024]\n"
+               "%p = mul %ae %be\n%c = reduce %p op=add pop=1\n");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out.rfind("%c f32[1024 1024] = [[1407.375 258.9375 -834.875 ", 0), 0u)
+      << c.out.substr(0, 200);
+}
+
 TEST(Cli, InputAndOutputNpy) {
   std::string dir = ::testing::TempDir() + "/uopc-npy";
   std::filesystem::remove_all(dir);
