@@ -19,7 +19,15 @@ extern char** environ;
 namespace uopc {
 namespace {
 
-constexpr size_t kLargeSource = size_t{256} << 10;
+// gcc's optimizer is superlinear in the size of a function: at -O3 a 1000-deep pad of a pad
+// (100 KB of C) takes it 15 s in backward jump threading, and a 10^5-operation kernel takes
+// minutes or crashes cc1. Larger sources get a lower level, the first whose bound they exceed;
+// the results are the same bits at any level, since nothing reassociates or contracts.
+struct Level {
+  size_t above;  // bytes of source
+  const char* flag;
+};
+constexpr Level kLevels[] = {{size_t{256} << 10, "-O0"}, {size_t{64} << 10, "-O1"}};
 const std::vector<std::string> kFlags = {
     "-O3", "-march=native", "-shared", "-fPIC", "-ffp-contract=off", "-fno-fast-math", "-w"};
 
@@ -107,10 +115,11 @@ class CcBackend : public Backend {
   std::unique_ptr<Module> compile(const std::string& source) override {
     std::string cc = env_or("CC", "cc");
     std::vector<std::string> flags = kFlags;
-    // gcc's optimizer is superlinear in the size of a function: a 10^5-operation kernel takes
-    // it minutes, or crashes cc1. Such sources are built without optimization; the results
-    // are the same bits at any level, since nothing reassociates or contracts.
-    if (source.size() > kLargeSource) flags[0] = "-O0";
+    for (const Level& l : kLevels)
+      if (source.size() > l.above) {
+        flags[0] = l.flag;
+        break;
+      }
     // Extra flags, e.g. sanitizers: UOPC_CFLAGS="-fsanitize=address,undefined".
     std::string extra = env_or("UOPC_CFLAGS", "");
     for (size_t at = 0; at < extra.size();) {

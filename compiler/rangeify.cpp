@@ -582,6 +582,7 @@ class EndMerger {
 UOpRef lower_kernel(const UOpRef& root, const UOpRef& out, LowerContext& ctx) {
   // An empty value stores nothing: no loops at all, not even outer ones that find no work.
   if (element_count(root->shape) == 0) return sink({});
+  SimplifyMemo memo;
   const UOpRef& value_of = root->op == Op::Stage ? root->src[0] : root;
   UOpRef block = block_loop(*value_of, out, ctx);
   KernelLoops loops(root->shape, ctx);

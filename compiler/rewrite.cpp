@@ -1,5 +1,7 @@
 #include "compiler/rewrite.h"
 
+#include <unordered_set>
+
 #include "ir/build.h"
 #include "ir/program.h"
 
@@ -28,11 +30,22 @@ constexpr int kMaxDepth = 200;
 }  // namespace
 
 UOpRef Rewriter::run(const UOpRef& root) {
+  limit_ = steps_ + budget_;
   // Sources first, so visit() finds every original source in the memo and recursion stays
-  // shallow whatever the depth of the graph.
-  for (const UOp* n : topo_order({root})) {
-    if (memo_.count(n)) continue;
-    visit(n == root.get() ? root : shared_from(n), 0);
+  // shallow whatever the depth of the graph; memoized nodes are not entered again.
+  std::unordered_set<const UOp*> seen;
+  std::vector<std::pair<const UOp*, size_t>> stack;  // node, next source to look at
+  if (!memo_.count(root.get())) stack.emplace_back(root.get(), 0);
+  while (!stack.empty()) {
+    auto& [node, next] = stack.back();
+    if (next < node->src.size()) {
+      const UOp* s = node->src[next++].get();
+      if (!memo_.count(s) && seen.insert(s).second) stack.emplace_back(s, 0);
+      continue;
+    }
+    const UOp* done = node;
+    stack.pop_back();
+    if (!memo_.count(done)) visit(done == root.get() ? root : shared_from(done), 0);
   }
   return memo_.at(root.get());
 }
@@ -57,7 +70,7 @@ UOpRef Rewriter::visit(const UOpRef& node, int depth) {
 }
 
 UOpRef Rewriter::at_root(UOpRef node, int depth) {
-  for (bool fired = true; fired && steps_ < budget_ && depth < kMaxDepth;) {
+  for (bool fired = true; fired && steps_ < limit_ && depth < kMaxDepth;) {
     fired = false;
     for (const Rule& rule : rules_.for_op(node->op)) {
       UOpRef next = rule.fn(node);

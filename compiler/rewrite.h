@@ -51,10 +51,12 @@ class Rewriter {
  public:
   explicit Rewriter(const RuleSet& rules, long budget = 1'000'000)
       : rules_(rules), budget_(budget) {}
-  // Rewrites `root` and everything below it; results are memoized across calls.
+  // Rewrites `root` and everything below it; results are memoized across calls, and a call
+  // walks only the nodes earlier calls have not seen, so rewriting each level of a deep graph
+  // in turn costs as much as rewriting it once. The budget holds for each call.
   UOpRef run(const UOpRef& root);
   long steps() const { return steps_; }
-  bool budget_exhausted() const { return steps_ >= budget_; }
+  bool budget_exhausted() const { return steps_ >= limit_; }
 
  private:
   UOpRef visit(const UOpRef& node, int depth);
@@ -63,6 +65,7 @@ class Rewriter {
   const RuleSet& rules_;
   long budget_;
   long steps_ = 0;
+  long limit_ = 0;  // steps_ at which this call stops
   std::unordered_map<const UOp*, UOpRef> memo_;
   std::vector<UOpRef> keep_;  // keys of memo_ that nothing else keeps alive
 };

@@ -389,9 +389,26 @@ const RuleSet& symbolic_rules() {
   return rules;
 }
 
+namespace {
+thread_local Rewriter* memo_rewriter = nullptr;
+thread_local SimplifyMemo* innermost_memo = nullptr;
+}  // namespace
+
+SimplifyMemo::SimplifyMemo()
+    : rewriter_(std::make_unique<Rewriter>(symbolic_rules())), outer_(innermost_memo) {
+  innermost_memo = this;
+  memo_rewriter = rewriter_.get();
+}
+
+SimplifyMemo::~SimplifyMemo() {
+  innermost_memo = outer_;
+  memo_rewriter = outer_ ? outer_->rewriter_.get() : nullptr;
+}
+
 UOpRef simplify(const UOpRef& node) {
   // Loop counters and constants are already as simple as they get; they are most indices.
   if (node->op == Op::Range || node->op == Op::Const) return node;
+  if (memo_rewriter) return memo_rewriter->run(node);
   return rewrite(node, symbolic_rules()).root;
 }
 

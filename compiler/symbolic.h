@@ -10,6 +10,8 @@
 // with ops IEEE rounds exactly (never exp2, log2, sin), so no result changes by a bit.
 #pragma once
 
+#include <memory>
+
 #include "compiler/rewrite.h"
 
 namespace uopc {
@@ -19,6 +21,22 @@ const RuleSet& symbolic_rules();
 
 // The expression (or whole loop program) with symbolic_rules applied to a fixpoint.
 UOpRef simplify(const UOpRef& node);
+
+// While one is alive, simplify() on this thread remembers what it has simplified, so lowering
+// a deep graph, which simplifies each level's expression over the levels below it, does not
+// simplify those again: linear in the graph, not quadratic. The results are the same, as the
+// rules are functions of the node alone.
+class SimplifyMemo {
+ public:
+  SimplifyMemo();
+  ~SimplifyMemo();
+  SimplifyMemo(const SimplifyMemo&) = delete;
+  SimplifyMemo& operator=(const SimplifyMemo&) = delete;
+
+ private:
+  std::unique_ptr<Rewriter> rewriter_;
+  SimplifyMemo* outer_;
+};
 
 // A total order on nodes that depends only on their structure, used to sort terms (ranges by
 // their id first, so indices read ridx0*4 + ridx1).

@@ -159,5 +159,52 @@ TEST(Engine, LiteralStacksAreTables) {
   EXPECT_EQ(c.exit_code, 0) << c.err << c.out;
 }
 
+// Programs of a size no hand-written test reaches, in shapes the course writes: each must lower
+// in time linear in its size, render to C linear in its size, and run through both backends.
+std::string pad_chain(int depth) {
+  std::string text = "%x0 = buffer 4\n";
+  for (int k = 1; k <= depth; ++k)
+    text += "%x" + std::to_string(k) + " = pad %x" + std::to_string(k - 1) + " pads=[1 1]\n";
+  return text;
+}
+
+std::string where_chain(int depth) {
+  std::string text = "%x = buffer 64 dtype=i32\n%w0 = add %x 0\n";
+  for (int k = 1; k <= depth; ++k) {
+    std::string n = std::to_string(k), prev = std::to_string(k - 1);
+    text += "%c" + n + " = cmplt %x " + std::to_string(k % 23 - 11) + "\n%w" + n + " = where %c" +
+            n + " %w" + prev + " " + n + "\n";
+  }
+  return text;
+}
+
+TEST(Engine, DeepProgramsRenderToLinearSource) {
+  for (auto shape : {pad_chain, where_chain}) {
+    size_t small = compile_program(testing::parse(shape(250))).source.size();
+    size_t large = compile_program(testing::parse(shape(1000))).source.size();
+    EXPECT_LT(large, 5 * small);
+  }
+}
+
+TEST(Engine, PadOfPadThousandDeep) {
+  // 1000 pads of one on each side are one pad of 1000.
+  std::string text =
+      pad_chain(1000) + "%want = pad %x0 pads=[1000 1000]\n%ok = assert %x1000 %want\n";
+  for (const char* backend : {"tcc", "cc"}) {
+    auto c = testing::run_uopc(std::string("diff --backend ") + backend + " -", text);
+    EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
+    c = testing::run_uopc(std::string("run --backend ") + backend + " -", text);
+    EXPECT_EQ(c.exit_code, 0) << backend << c.err;
+  }
+}
+
+TEST(Engine, WhereChainTenThousandDeep) {
+  std::string text = where_chain(10000);
+  for (const char* backend : {"tcc", "cc"}) {
+    auto c = testing::run_uopc(std::string("diff --backend ") + backend + " -", text);
+    EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
+  }
+}
+
 }  // namespace
 }  // namespace uopc

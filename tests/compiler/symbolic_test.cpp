@@ -99,6 +99,37 @@ TEST(Symbolic, DistributionIsWhatSplitsTheDivision) {
   EXPECT_NE(expr_str(rewrite(e, symbolic_rules().without("distribute")).root), "r0");
 }
 
+// Lowering a pad of a pad of ... simplifies every level over the levels below it. A Rewriter
+// that keeps its memo between calls looks at each node once in all, not once per level.
+int rule_calls = 0;
+UOpRef count_call(const UOpRef&) {
+  ++rule_calls;
+  return nullptr;
+}
+
+TEST(Rewrite, LaterCallsDoNotRevisitWhatEarlierCallsRewrote) {
+  RuleSet counting({{"count", Op::Add, count_call}});
+  Rewriter r(counting);
+  rule_calls = 0;
+  UOpRef e = i;
+  const int levels = 500;
+  for (int k = 0; k < levels; ++k) {
+    e = add(e, c(k + 1));
+    EXPECT_EQ(r.run(e), e);
+  }
+  EXPECT_EQ(rule_calls, levels);
+}
+
+// The same through simplify(): within a SimplifyMemo, the same results as without one.
+TEST(Rewrite, SimplifyMemoKeepsTheResults) {
+  std::vector<UOpRef> chain{i};
+  for (int k = 0; k < 50; ++k) chain.push_back(op(Op::Max, add(chain.back(), c(-1)), c(0)));
+  std::vector<std::string> plain;
+  for (const UOpRef& e : chain) plain.push_back(expr_str(simplify(e)));
+  SimplifyMemo memo;
+  for (size_t k = 0; k < chain.size(); ++k) EXPECT_EQ(expr_str(simplify(chain[k])), plain[k]);
+}
+
 // ---- soundness: simplify(e) equals e at every point of its variables' domains ----
 
 Scalar eval(const UOpRef& e, const std::function<int32_t(const UOp*)>& var) {
