@@ -120,20 +120,46 @@ UOpRef rangeify_pad(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& 
 // selects costs one compare per literal and a C compiler time that grows faster than the
 // chain (gcc does not finish 4096 in minutes). Shorter stacks stay selects, which the
 // simplifier folds and sees through.
-constexpr size_t kMinTable = 256;
+constexpr int64_t kMinTable = 256;
 
-// stack(l0, ..., ln)[i] = table[i] for literals l, the index clamped into the table (a
-// discarded lane, as in a pad, may compute any index; in range, simplify drops the clamp).
-std::optional<UOpRef> rangeify_literal_stack(const UOp& u, const std::vector<UOpRef>& idx) {
-  if (u.src.size() < kMinTable) return std::nullopt;
-  std::vector<Scalar> values;
-  for (const UOpRef& s : u.src) {
-    if (s->op != Op::Const) return std::nullopt;
-    values.push_back(s->value);
+// Appends the elements of `n`, row major, when they are all literals however they are
+// arranged: a literal, one broadcast by expand, a reshape of such, or a stack of such (a
+// matrix written as a stack of its rows).
+bool literal_elements(const UOp& n, std::vector<Scalar>& out) {
+  switch (n.op) {
+    case Op::Const:
+      out.push_back(n.value);
+      return true;
+    case Op::Reshape:
+      return literal_elements(*n.src[0], out);
+    case Op::Expand: {
+      std::vector<Scalar> one;
+      if (n.src[0]->numel() != 1 || !literal_elements(*n.src[0], one)) return false;
+      out.insert(out.end(), static_cast<size_t>(n.numel()), one[0]);
+      return true;
+    }
+    case Op::Stack:
+      for (const UOpRef& s : n.src)
+        if (!literal_elements(*s, out)) return false;
+      return true;
+    default:
+      return false;
   }
-  if (planted(Plant::StackOrderReversed)) std::reverse(values.begin(), values.end());
-  int64_t last = static_cast<int64_t>(values.size()) - 1;
-  UOpRef at = simplify(alu(Op::Min, {alu(Op::Max, {idx[0], zero()}), i32(last)}));
+}
+
+// stack(l0, ..., ln)[i, rest] = table[ravel(i, rest)] for operands made of literals, the index
+// clamped into the table (a discarded lane, as in a pad, may compute any index; in range,
+// simplify drops the clamp).
+std::optional<UOpRef> rangeify_literal_stack(const UOp& u, const std::vector<UOpRef>& idx) {
+  if (u.numel() < kMinTable) return std::nullopt;
+  std::vector<std::vector<Scalar>> operands(u.src.size());
+  for (size_t k = 0; k < u.src.size(); ++k)
+    if (!literal_elements(*u.src[k], operands[k])) return std::nullopt;
+  if (planted(Plant::StackOrderReversed)) std::reverse(operands.begin(), operands.end());
+  std::vector<Scalar> values;
+  for (const std::vector<Scalar>& o : operands) values.insert(values.end(), o.begin(), o.end());
+  UOpRef at = simplify(ravel(idx, u.shape));
+  at = simplify(alu(Op::Min, {alu(Op::Max, {at, zero()}), i32(u.numel() - 1)}));
   return load(address(table(values), at));
 }
 

@@ -152,6 +152,28 @@ TEST(Engine, LiteralStacksAreTables) {
     auto c = testing::run_uopc(std::string("diff --backend ") + backend + " -", text);
     EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
   }
+  // A matrix written as a stack of its rows is one table too, broadcast rows included.
+  std::string rows = "%x = buffer 4096 dtype=i32\n%m = reshape %x shape=[64 64]\n";
+  std::string stack = "%e = stack";
+  for (int r = 0; r < 64; ++r) {
+    std::string name = "%r" + std::to_string(r);
+    stack += " " + name;
+    if (r == 5) {
+      rows += name + " = expand 7 shape=[64]\n";
+      continue;
+    }
+    rows += name + " = stack";
+    for (int c = 0; c < 64; ++c) rows += " " + std::to_string(((37 * (r * 64 + c)) % 23) - 11);
+    rows += "\n";
+  }
+  rows += stack + "\n%d = sub %m %e\n";
+  source = compile_program(testing::parse(rows)).source;
+  EXPECT_NE(source.find("static const int table0[4096]"), std::string::npos);
+  EXPECT_EQ(source.find("?"), std::string::npos) << "a select chain is left";
+  for (const char* backend : {"tcc", "cc"}) {
+    auto c = testing::run_uopc(std::string("diff --backend ") + backend + " -", rows);
+    EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
+  }
   // f32 tables keep every bit: NaN, -0, infinities, subnormals.
   std::string floats = "%a = stack nan -0.0 inf -inf 1e-45 1.5";
   for (int i = 0; i < 20; ++i) floats += " " + std::to_string(i) + ".25";
