@@ -290,6 +290,7 @@ class Driver {
 
   int run(uint64_t seed) {
     load_corpus();
+    if (a_.corpus.empty()) make_directory(a_.artifacts, "--artifacts");
     void* mem =
         ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) throw std::runtime_error("fuzz: cannot map shared memory");
@@ -469,7 +470,7 @@ class Driver {
   // only replaced by a smaller one.
   void load_corpus() {
     if (a_.corpus.empty()) return;
-    std::filesystem::create_directories(a_.corpus);
+    make_directory(a_.corpus, "--corpus");
     for (const auto& e : std::filesystem::directory_iterator(a_.corpus)) {
       if (e.path().extension() != ".uir") continue;
       std::ifstream in(e.path(), std::ios::binary);
@@ -527,10 +528,6 @@ class Driver {
   void write_reproducer(const std::string& signature, Group& g) {
     const Record& r = g.smallest;
     std::string path = reproducer_path(signature);
-    if (a_.corpus.empty()) {
-      std::error_code ec;
-      std::filesystem::create_directories(a_.artifacts, ec);
-    }
     std::string text = header(signature, r, path) + r.failure.program;
     std::string tmp = path + ".tmp." + std::to_string(::getpid());
     std::ofstream(tmp, std::ios::binary) << text;

@@ -18,6 +18,7 @@
 #include "ir/error.h"
 #include "ir/plant.h"
 #include "ir/print.h"
+#include "ir/suggest.h"
 
 namespace uopc::cli {
 namespace {
@@ -74,10 +75,7 @@ std::pair<int64_t, std::string> parse_input_flag(const std::string& flag) {
 }
 
 void write_outputs(const InterpResult& r, const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    throw UserError(Location{dir, 0, 0}, "cannot create the output directory: " + ec.message());
+  make_directory(dir, "--out");
   for (const auto& [s, t] : r.outputs) write_npy(dir + "/" + s->name.substr(1) + ".npy", t);
 }
 
@@ -269,6 +267,63 @@ void add_steering_flags(CLI::App* cmd, std::vector<std::string>& words) {
         flag, [&words, flag = flag] { words.push_back(flag); }, help);
 }
 
+CLI::App* command_named(CLI::App& app, const std::string& name) {
+  for (CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_name() == name) return sub;
+  return nullptr;
+}
+
+std::vector<std::string> command_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  return names;
+}
+
+// `uopc frobnicate`: CLI11 would only say that a subcommand is required.
+void check_command_word(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-' || command_named(app, argv[1])) return;
+  throw UserError("unknown command '" + std::string(argv[1]) + "'" +
+                  did_you_mean(argv[1], command_names(app)) + " (uopc help lists the commands)");
+}
+
+// "; did you mean '--seconds'?" for the first flag the chosen command does not know.
+std::string flag_suggestion(CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return "";
+  CLI::App* sub = command_named(app, argv[1]);
+  if (!sub) return "";
+  std::vector<std::string> flags{"--help"};
+  for (const CLI::Option* o : sub->get_options()) {
+    for (const std::string& n : o->get_lnames()) flags.push_back("--" + n);
+    for (const std::string& n : o->get_snames()) flags.push_back("-" + n);
+  }
+  for (int k = 2; k < argc; ++k) {
+    std::string word = argv[k];
+    if (word.size() < 2 || word[0] != '-' || (word[1] >= '0' && word[1] <= '9')) continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(flags.begin(), flags.end(), word) != flags.end()) continue;
+    std::string hint = did_you_mean(word, flags);
+    return hint.empty() ? "; " + std::string(argv[1]) + " has no flag " + word : hint;
+  }
+  return "";
+}
+
+int run_help(CLI::App& app, const std::string& command) {
+  // App::help() would explain the help command itself, the one selected.
+  if (command.empty()) {
+    std::fputs(app.get_formatter()->make_help(&app, "uopc", CLI::AppFormatMode::Normal).c_str(),
+               stdout);
+    return kOk;
+  }
+  CLI::App* sub = command_named(app, command);
+  if (!sub || command == "help")
+    throw UserError("uopc help: no command '" + command + "'" +
+                    did_you_mean(command, command_names(app)));
+  std::fputs(
+      sub->get_formatter()->make_help(sub, "uopc " + command, CLI::AppFormatMode::Normal).c_str(),
+      stdout);
+  return kOk;
+}
+
 int dispatch(int argc, char** argv) {
   // UOPC_PLANT is --plant for every subcommand; a name that is no plant is a mistake.
   std::string env_plant = plant_from_environment();
@@ -411,11 +466,24 @@ int dispatch(int argc, char** argv) {
   add_engine_flags(reduce, rd.opts, rd.threads, "the failure's ");
   reduce->callback([&] { code = run_reduce(rd); });
 
+  CLI::App* help = app.add_subcommand("help", "print the commands, or COMMAND's flags");
+  std::string help_on;
+  help->add_option("COMMAND", help_on, "the command to explain");
+  help->callback([&] { code = run_help(app, help_on); });
+  app.set_version_flag("--version", std::string("uopc ") + UOPC_VERSION);
+
+  check_command_word(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? kOk : kBadInput;
+    if (e.get_exit_code() == 0) return app.exit(e), kOk;  // --help, --version
+    std::fflush(stdout);
+    std::fprintf(stderr, "uopc: error: %s%s\n", e.what(), flag_suggestion(app, argc, argv).c_str());
+    if (argc > 1 && command_named(app, argv[1]))
+      std::fprintf(stderr, "(uopc help %s lists its flags)\n", argv[1]);
+    else
+      std::fprintf(stderr, "(uopc help lists the commands)\n");
+    return kBadInput;
   }
   return code;
 }
@@ -428,7 +496,9 @@ int main(int argc, char** argv) {
     return uopc::cli::dispatch(argc, argv);
   } catch (const uopc::UserError& e) {
     std::fflush(stdout);
-    std::fprintf(stderr, "%s\n", e.what());
+    // An error of no file is about the command line.
+    std::fprintf(stderr, "%s%s", e.location().file.empty() ? "uopc: " : "",
+                 uopc::format_diagnostic(e).c_str());
     return uopc::cli::kBadInput;
   } catch (const uopc::ToolchainError& e) {
     std::fflush(stdout);

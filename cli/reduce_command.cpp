@@ -56,7 +56,7 @@ void write_atomically(const std::string& path, const std::string& text) {
   {
     std::ofstream out(tmp, std::ios::binary);
     out << text;
-    if (!out) throw UserError(Location{path, 0, 0}, "cannot write the reproducer");
+    if (!out) throw UserError(Location{path}, "cannot write the reproducer");
   }
   std::filesystem::rename(tmp, target);
 }
@@ -92,7 +92,7 @@ int run_reduce(const ReduceArgs& a) {
                                    ? first_failure(p, *backend, config)
                                    : failure_in_family(oracle_family(oracle), p, *backend, config);
     if (!f)
-      throw UserError(Location{p.file, 0, 0},
+      throw UserError(Location{p.file},
                       oracle.empty()
                           ? "nothing to reduce: every oracle agrees on this program"
                           : "the program does not fail the " + oracle + " oracle to begin with");
@@ -106,7 +106,7 @@ int run_reduce(const ReduceArgs& a) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g", a.timeout);
     throw UserError(
-        Location{p.file, 0, 0},
+        Location{p.file},
         "the program does not fail " +
             (a.test.empty() ? "the " + oracle + " oracle"
                             : "`" + a.test + "` (exit 0 within --timeout " + limit + " s)") +

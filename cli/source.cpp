@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -18,10 +19,20 @@ std::string read_source(const std::string& path) {
     text << std::cin.rdbuf();
     return text.str();
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UserError(Location{path}, "is a folder, not a program file");
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw UserError(Location{path, 0, 0}, std::string("cannot read: ") + std::strerror(errno));
+  if (!in) throw UserError(Location{path}, std::string("cannot read: ") + std::strerror(errno));
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void make_directory(const std::string& path, const std::string& flag) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_directory(path, ec))
+    throw UserError(Location{path}, flag + " takes a folder, and this is a file");
+  std::filesystem::create_directories(path, ec);
+  if (ec) throw UserError(Location{path}, flag + ": cannot create the folder: " + ec.message());
 }
 
 Program load_program(const std::string& path) {

@@ -38,7 +38,7 @@ std::vector<unsigned char> input_bytes(const BufferSpec& b, const InterpOptions&
   } else {
     t = it->second.value;
     if (t.dtype() != b.dtype || t.size() != b.size)
-      throw UserError(Location{it->second.source, 0, 0},
+      throw UserError(Location{it->second.source},
                       "input for slot " + std::to_string(slot) + " holds " + type_string(t) +
                           ", but the program reads it as buffer " +
                           std::string(dtype_name(b.dtype)) + "[" + std::to_string(b.size) + "]");

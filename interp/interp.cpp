@@ -44,7 +44,7 @@ class Evaluator {
     if (it == o_.inputs.end()) return default_input(n.dtype, n.shape[0], n.slot());
     const Tensor& in = it->second.value;
     if (in.dtype() != n.dtype || in.size() != n.shape[0])
-      throw UserError(Location{it->second.source, 0, 0},
+      throw UserError(Location{it->second.source},
                       "input for slot " + std::to_string(n.slot()) + " holds " + type_string(in) +
                           ", but the program reads it as buffer " +
                           std::string(dtype_name(n.dtype)) + shape_str(n.shape));

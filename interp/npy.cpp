@@ -11,7 +11,7 @@ namespace uopc {
 namespace {
 
 [[noreturn]] void bad(const std::string& path, const std::string& what) {
-  throw UserError(Location{path, 0, 0}, "not a usable .npy file: " + what);
+  throw UserError(Location{path}, "not a usable .npy file: " + what);
 }
 
 // The value of 'key': ... in the header dict, up to the next ',' at depth 0 or the closing '}'.

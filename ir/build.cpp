@@ -10,8 +10,8 @@
 namespace uopc {
 namespace {
 
-[[noreturn]] void fail(Op op, const std::string& message) {
-  throw TypeError(std::string(op_name(op)) + ": " + message);
+[[noreturn]] void fail(Op op, const std::string& message, Blame blame = {}) {
+  throw TypeError(std::string(op_name(op)) + ": " + message, blame);
 }
 
 std::string type_str(const UOpRef& x) {
@@ -147,16 +147,23 @@ UOpRef make(Op op, DType dtype, Shape shape, std::vector<UOpRef> src, std::vecto
 }
 
 // A rank-0 i32 operand (shrink offset, index) that the bounds prove to lie in [lo, hi].
-void check_proved(Op op, const UOpRef& v, const std::string& what, int64_t lo, int64_t hi) {
+// `operand`: its position among the op's operands, for the error to point at.
+void check_proved(Op op, const UOpRef& v, const std::string& what, int64_t lo, int64_t hi,
+                  int operand) {
+  Blame blame{operand};
   if (v->dtype != DType::I32 || v->rank() != 0)
-    fail(op, what + " must be a rank-0 i32 value, not " + type_str(v));
+    fail(op, what + " must be a rank-0 i32 value, not " + type_str(v), blame);
   Interval b = v->bounds;
   if (b.lo >= lo && b.hi <= hi) return;
   if (b.is_point())
-    fail(op, what + " is " + std::to_string(b.lo) + ", outside [" + std::to_string(lo) + ", " +
-                 std::to_string(hi) + "]");
-  fail(op, what + " is unprovable: interval analysis bounds it to " + interval_str(b) +
-               ", which is not inside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    fail(op,
+         what + " is " + std::to_string(b.lo) + ", outside [" + std::to_string(lo) + ", " +
+             std::to_string(hi) + "]",
+         blame);
+  fail(op,
+       what + " is unprovable: interval analysis bounds it to " + interval_str(b) +
+           ", which is not inside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
+       blame);
 }
 
 }  // namespace
@@ -189,9 +196,10 @@ UOpRef stack(const std::vector<UOpRef>& parts) {
   for (size_t i = 1; i < parts.size(); ++i) {
     bool checked = !planted(Plant::SkipStaticChecks);
     if (parts[i]->dtype != parts[0]->dtype || (checked && parts[i]->shape != parts[0]->shape))
-      fail(Op::Stack, "operand " + std::to_string(i) + " is " + type_str(parts[i]) +
-                          " but operand 0 is " + type_str(parts[0]) +
-                          " (all operands need one dtype and one shape)");
+      fail(Op::Stack,
+           "operand " + std::to_string(i) + " is " + type_str(parts[i]) + " but operand 0 is " +
+               type_str(parts[0]) + " (all operands need one dtype and one shape)",
+           {static_cast<int>(i)});
   }
   if (parts.size() > static_cast<size_t>(kMaxElements)) fail(Op::Stack, "too many operands");
   Shape shape{static_cast<int64_t>(parts.size())};
@@ -204,7 +212,8 @@ UOpRef index(const UOpRef& x, const std::vector<UOpRef>& indices) {
     fail(Op::Index, std::to_string(indices.size()) + " indices into a rank-" +
                         std::to_string(x->rank()) + " value");
   for (size_t k = 0; k < indices.size(); ++k)
-    check_proved(Op::Index, indices[k], "index " + std::to_string(k), 0, x->shape[k] - 1);
+    check_proved(Op::Index, indices[k], "index " + std::to_string(k), 0, x->shape[k] - 1,
+                 static_cast<int>(k) + 1);
   Shape shape(x->shape.begin() + static_cast<ptrdiff_t>(indices.size()), x->shape.end());
   std::vector<UOpRef> src{x};
   src.insert(src.end(), indices.begin(), indices.end());
@@ -283,7 +292,8 @@ UOpRef shrink(const UOpRef& x, const std::vector<UOpRef>& offsets, const Shape& 
     if (shape[k] > x->shape[k])
       fail(Op::Shrink, axis + ": size " + std::to_string(shape[k]) + " exceeds the axis size " +
                            std::to_string(x->shape[k]));
-    check_proved(Op::Shrink, offsets[k], axis + " offset", 0, x->shape[k] - shape[k]);
+    check_proved(Op::Shrink, offsets[k], axis + " offset", 0, x->shape[k] - shape[k],
+                 static_cast<int>(k) + 1);
   }
   std::vector<UOpRef> src{x};
   src.insert(src.end(), offsets.begin(), offsets.end());
@@ -298,7 +308,8 @@ UOpRef pad(const UOpRef& x, const std::vector<int64_t>& given, Scalar value) {
                       std::to_string(x->rank()) + " value needs " + std::to_string(2 * x->rank()) +
                       " (left and right of each axis)");
   if (value.dtype != x->dtype)
-    fail(Op::Pad, "value is " + std::string(dtype_name(value.dtype)) + " but x is " + type_str(x));
+    fail(Op::Pad, "value is " + std::string(dtype_name(value.dtype)) + " but x is " + type_str(x),
+         {-1, "value"});
   Shape shape = x->shape;
   for (size_t k = 0; k < shape.size(); ++k) {
     int64_t l = pads[2 * k], r = pads[2 * k + 1];
@@ -328,12 +339,15 @@ UOpRef flip(const UOpRef& x, const std::vector<int64_t>& axes) {
 
 UOpRef reduce(const UOpRef& x, Op fold, int64_t pop) {
   if (!is_reduce_op(fold))
-    fail(Op::Reduce, "op=" + std::string(op_name(fold)) + " is not one of add, mul, max, min");
+    fail(Op::Reduce, "op=" + std::string(op_name(fold)) + " is not one of add, mul, max, min",
+         {-1, "op"});
   if ((fold == Op::Add || fold == Op::Mul) && x->dtype == DType::Bool)
-    fail(Op::Reduce, "op=" + std::string(op_name(fold)) + " needs i32 or f32, not bool");
+    fail(Op::Reduce, "op=" + std::string(op_name(fold)) + " needs i32 or f32, not bool", {0, "op"});
   if (pop < 0 || pop > x->rank())
-    fail(Op::Reduce, "pop=" + std::to_string(pop) + " is out of range for " + type_str(x) +
-                         " (0 to " + std::to_string(x->rank()) + ")");
+    fail(Op::Reduce,
+         "pop=" + std::to_string(pop) + " is out of range for " + type_str(x) + " (0 to " +
+             std::to_string(x->rank()) + ")",
+         {0, "pop"});
   Shape shape(x->shape.begin() + pop, x->shape.end());
   return make(Op::Reduce, x->dtype, shape, {x}, {static_cast<int64_t>(fold), pop});
 }
@@ -344,8 +358,10 @@ UOpRef stage(const UOpRef& x) {
 
 UOpRef assert_equal(const UOpRef& x, const UOpRef& y) {
   if (x->dtype != y->dtype || x->shape != y->shape)
-    fail(Op::Assert, "compares " + type_str(x) + " with " + type_str(y) +
-                         " (operands need one dtype and one shape)");
+    fail(Op::Assert,
+         "compares " + type_str(x) + " with " + type_str(y) +
+             " (operands need one dtype and one shape)",
+         {1});
   return make(Op::Assert, DType::Bool, {}, {x, y});
 }
 
@@ -364,19 +380,23 @@ UOpRef alu(Op op, const std::vector<UOpRef>& s) {
          "takes " + std::to_string(op_arity(op)) + " operands, got " + std::to_string(s.size()));
   size_t first = op == Op::Where ? 1 : 0;
   if (op == Op::Where && s[0]->dtype != DType::Bool)
-    fail(op, "the condition must be bool, not " + type_str(s[0]));
+    fail(op, "the condition must be bool, not " + type_str(s[0]), {0});
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i]->shape != s[0]->shape)
-      fail(op, "operand " + std::to_string(i) + " is " + type_str(s[i]) + " but operand 0 is " +
-                   type_str(s[0]) + " (broadcast them first)");
+      fail(op,
+           "operand " + std::to_string(i) + " is " + type_str(s[i]) + " but operand 0 is " +
+               type_str(s[0]) + " (broadcast them first)",
+           {static_cast<int>(i)});
     if (i < first) continue;
     if (s[i]->dtype != s[first]->dtype)
-      fail(op, "operands have different dtypes: " + type_str(s[first]) + " and " + type_str(s[i]));
+      fail(op, "operands have different dtypes: " + type_str(s[first]) + " and " + type_str(s[i]),
+           {static_cast<int>(i)});
   }
   DType d = s[first]->dtype;
   if (!contains(op_dtypes(op), d))
-    fail(op, "needs " + set_description(op_dtypes(op)) + " operands, not " +
-                 std::string(dtype_name(d)));
+    fail(op,
+         "needs " + set_description(op_dtypes(op)) + " operands, not " + std::string(dtype_name(d)),
+         {static_cast<int>(first)});
   return make(op, alu_result_dtype(op, d), s[0]->shape, s);
 }
 
@@ -384,7 +404,8 @@ std::vector<UOpRef> broadcast(const std::vector<UOpRef>& operands) {
   size_t rank = 0;
   for (const UOpRef& x : operands) rank = std::max(rank, x->shape.size());
   Shape out(rank, 1);
-  for (const UOpRef& x : operands) {
+  for (size_t at = 0; at < operands.size(); ++at) {
+    const UOpRef& x = operands[at];
     size_t skip = rank - x->shape.size();
     for (size_t k = 0; k < x->shape.size(); ++k) {
       int64_t d = x->shape[k], &o = out[skip + k];
@@ -393,7 +414,7 @@ std::vector<UOpRef> broadcast(const std::vector<UOpRef>& operands) {
         std::string shapes;
         for (const UOpRef& y : operands)
           shapes += (shapes.empty() ? "" : " and ") + shape_str(y->shape);
-        throw TypeError("cannot broadcast shapes " + shapes);
+        throw TypeError("cannot broadcast shapes " + shapes, {static_cast<int>(at)});
       }
       o = d;
     }

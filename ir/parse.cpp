@@ -1,5 +1,6 @@
 #include "ir/parse.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -8,6 +9,7 @@
 
 #include "ir/build.h"
 #include "ir/error.h"
+#include "ir/suggest.h"
 
 namespace uopc {
 namespace {
@@ -59,6 +61,43 @@ size_t number_length(std::string_view s) {
   return i;
 }
 
+// The extent of the token at `col` (1-based) of `line`, for the ~~~ under it: a name, word or
+// number; a bracketed list or tuple to its closing bracket; else one character.
+int token_length(std::string_view line, int col) {
+  size_t at = static_cast<size_t>(col - 1);
+  if (col <= 0 || at >= line.size()) return 1;
+  char open = line[at];
+  if (open == '(' || open == '[') {
+    char close = open == '(' ? ')' : ']';
+    int depth = 0;
+    for (size_t i = at; i < line.size(); ++i) {
+      depth += line[i] == open ? 1 : line[i] == close ? -1 : 0;
+      if (depth == 0) return static_cast<int>(i - at + 1);
+    }
+    return static_cast<int>(line.size() - at);
+  }
+  size_t i = at;
+  auto part = [](char c) { return is_word_char(c) || c == '.' || c == '%' || c == '-'; };
+  while (i < line.size() && part(line[i]) && (i == at || line[i] != '%')) ++i;
+  // key=value and key=[...] are one token for the caret
+  if (i < line.size() && line[i] == '=' && i > at && line[at] != '%') {
+    if (i + 1 < line.size() && line[i + 1] == '[')
+      return static_cast<int>(i + 1 - at) + token_length(line, static_cast<int>(i + 2));
+    size_t j = i + 1;
+    while (j < line.size() && part(line[j])) ++j;
+    i = j;
+  }
+  return std::max(1, static_cast<int>(i - at));
+}
+
+[[noreturn]] void fail_at(Location loc, std::string_view line, int col, const std::string& msg,
+                          std::vector<Note> notes = {}) {
+  loc.col = col;
+  loc.length = token_length(line, col);
+  loc.source = std::string(line);
+  throw UserError(loc, msg, std::move(notes));
+}
+
 class Lexer {
  public:
   Lexer(std::string_view line, Location loc) : line_(line), loc_(std::move(loc)) {}
@@ -103,11 +142,7 @@ class Lexer {
   }
 
  private:
-  [[noreturn]] void error(int col, const std::string& msg) {
-    Location at = loc_;
-    at.col = col;
-    throw UserError(at, msg);
-  }
+  [[noreturn]] void error(int col, const std::string& msg) { fail_at(loc_, line_, col, msg); }
   std::string_view line_;
   Location loc_;
 };
@@ -154,12 +189,8 @@ struct Syntax {
   bool book = false;  // commas, tuples or ' : ' appeared
 };
 
-Literal parse_literal(const Token& tok, const Location& loc) {
-  auto error = [&](int col, const std::string& msg) {
-    Location at = loc;
-    at.col = col;
-    throw UserError(at, msg);
-  };
+Literal parse_literal(const Token& tok, const Location& loc, std::string_view line) {
+  auto error = [&](int col, const std::string& msg) { fail_at(loc, line, col, msg); };
   std::string_view s = tok.text;
   if (s == "true" || s == "false") return {Literal::Bool, 0, 0, s == "true"};
   if (s == "nan") return {Literal::Float, 0, std::numeric_limits<float>::quiet_NaN(), false};
@@ -190,8 +221,8 @@ inline constexpr int64_t kMaxInteger = int64_t{1} << 40;
 
 class StatementParser {
  public:
-  StatementParser(std::vector<Token> toks, Location loc)
-      : t_(std::move(toks)), loc_(std::move(loc)) {}
+  StatementParser(std::vector<Token> toks, Location loc, std::string_view line)
+      : t_(std::move(toks)), loc_(std::move(loc)), line_(line) {}
 
   Syntax run() {
     Syntax s;
@@ -242,11 +273,7 @@ class StatementParser {
     if (pos_ >= t_.size() || t_[pos_].kind != kind) error(col_here(), msg);
     return t_[pos_++];
   }
-  [[noreturn]] void error(int col, const std::string& msg) const {
-    Location at = loc_;
-    at.col = col;
-    throw UserError(at, msg);
-  }
+  [[noreturn]] void error(int col, const std::string& msg) const { fail_at(loc_, line_, col, msg); }
 
   int64_t integer(const Token& tok) const {
     if (tok.kind != Tok::Number)
@@ -294,7 +321,7 @@ class StatementParser {
       s.book = true;
       o.tuple = tuple();
     } else if (tok.kind == Tok::Number || tok.text == "true" || tok.text == "false") {
-      o.lit = parse_literal(tok, loc_);
+      o.lit = parse_literal(tok, loc_, line_);
       ++pos_;
     } else {
       error(tok.col, "unexpected '" + std::string(tok.text) + "'");
@@ -340,6 +367,7 @@ class StatementParser {
   std::vector<Token> t_;
   size_t pos_ = 0;
   Location loc_;
+  std::string_view line_;
 };
 
 // ---- Building nodes ---------------------------------------------------------------------------
@@ -355,40 +383,141 @@ DType natural_dtype(const Literal& l) {
   return l.kind == Literal::Bool ? DType::Bool : l.kind == Literal::Float ? DType::F32 : DType::I32;
 }
 
+// The ops a statement may name, for suggestions.
+const std::vector<std::string>& statement_ops() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (int k = 0; k < kOpCount; ++k) {
+      Op op = static_cast<Op>(k);
+      if (op != Op::Const && op_kind(op) != OpKind::Loop) out.emplace_back(op_name(op));
+    }
+    return out;
+  }();
+  return names;
+}
+
+// The attributes each op takes (docs/LANGUAGE.md), for suggestions.
+std::vector<std::string> attributes_of(Op op) {
+  switch (op) {
+    case Op::Buffer:
+      return {"dtype", "slot"};
+    case Op::Reshape:
+    case Op::Expand:
+    case Op::Shrink:
+      return {"shape"};
+    case Op::Permute:
+      return {"order"};
+    case Op::Flip:
+      return {"axes"};
+    case Op::Pad:
+      return {"pads", "value"};
+    case Op::Reduce:
+      return {"op", "pop"};
+    case Op::Cast:
+      return {"dtype"};
+    default:
+      return {};
+  }
+}
+
+// A known word for a misspelt one, counting the names other libraries use ("float32", "sum").
+std::string suggestion(std::string_view word, const std::vector<std::string>& known,
+                       const std::vector<std::pair<const char*, const char*>>& aliases = {}) {
+  for (const auto& [alias, meant] : aliases)
+    if (word == alias) return "; did you mean '" + std::string(meant) + "'?";
+  return did_you_mean(word, known);
+}
+
 class Builder {
  public:
   explicit Builder(Program& p) : p_(p) {}
 
-  void statement(Syntax& s, Location loc) {
+  void statement(Syntax& s, Location loc, std::string_view line) {
     loc_ = loc;
+    line_ = line;
     s_ = &s;
     if (auto it = names_.find(std::string(s.name)); it != names_.end())
-      error(s.name_col, std::string(s.name) + " is already defined on line " +
-                            std::to_string(p_.statements[it->second].line));
+      error(s.name_col,
+            std::string(s.name) + " is already defined on line " +
+                std::to_string(p_.statements[it->second].line),
+            {definition(it->second, "the first definition")});
     std::optional<Op> op = parse_op(s.op);
     if (!op || *op == Op::Const || op_kind(*op) == OpKind::Loop)
-      error(s.op_col, "unknown op '" + std::string(s.op) + "'");
+      error(s.op_col, "unknown op '" + std::string(s.op) + "'" + suggestion(s.op, statement_ops()));
+    std::vector<std::string> known = attributes_of(*op);
+    for (const Attr& a : s.attrs)
+      if (std::find(known.begin(), known.end(), a.key) == known.end())
+        error(a.col, std::string(s.op) + " has no attribute '" + std::string(a.key) + "'" +
+                         suggestion(a.key, known));
     UOpRef node;
     try {
       node = build(*op);
     } catch (const TypeError& e) {
-      error(s.op_col, e.what());
+      blamed(e, *op);
     }
     for (const Attr& a : s.attrs)
       if (!a.used)
-        error(a.col, std::string(s.op) + " has no attribute '" + std::string(a.key) + "'");
+        error(a.col, std::string(s.op) + " has no attribute '" + std::string(a.key) + "'" +
+                         suggestion(a.key, attributes_of(*op)));
     for (size_t i : pending_uses_) p_.statements[i].used = true;
     pending_uses_.clear();
     names_.emplace(std::string(s.name), p_.statements.size());
     p_.statements.push_back({std::string(s.name), node, loc.line, false});
+    defined_.push_back({line, s.name_col});
   }
 
  private:
-  [[noreturn]] void error(int col, const std::string& msg) const {
-    Location at = loc_;
-    at.col = col;
-    throw UserError(at, msg);
+  [[noreturn]] void error(int col, const std::string& msg, std::vector<Note> notes = {}) const {
+    fail_at(loc_, line_, col, msg, std::move(notes));
   }
+
+  // A note at the statement that defines p_.statements[i].
+  Note definition(size_t i, const std::string& what) const {
+    const Statement& st = p_.statements[i];
+    Location at = loc_;
+    at.line = st.line;
+    at.col = defined_[i].col;
+    at.length = static_cast<int>(st.name.size());
+    at.source = std::string(defined_[i].line);
+    return {at, what};
+  }
+
+  // The value a named operand refers to, as a note: "%a is f32[2 3], defined here".
+  std::vector<Note> definition_of(const Operand& o) const {
+    if (o.name.empty()) return {};
+    auto it = names_.find(std::string(o.name));
+    if (it == names_.end()) return {};
+    const UOpRef& v = p_.statements[it->second].node;
+    return {definition(it->second, std::string(o.name) + " is " +
+                                       std::string(dtype_name(v->dtype)) + shape_str(v->shape) +
+                                       ", defined here")};
+  }
+
+  // A type rule failed: point at what it blames, and at the definition of the value it
+  // concerns. A movement op's rule is about its attribute and its operand's shape.
+  [[noreturn]] void blamed(const TypeError& e, Op op) const {
+    const std::vector<Operand>& ops = s_->operands;
+    std::vector<Note> first = ops.empty() ? std::vector<Note>{} : definition_of(ops[0]);
+    std::string attribute = e.blame().attribute ? e.blame().attribute : "";
+    std::vector<std::string> attrs = attributes_of(op);
+    if (e.blame().operand < 0 && attribute.empty() && op_kind(op) == OpKind::Movement &&
+        !attrs.empty())
+      attribute = attrs[0];
+    if (!attribute.empty()) {
+      for (const Attr& a : s_->attrs)
+        if (a.key == attribute) error(a.col, e.what(), first);
+      // The book form gives the attribute as the tuple after the operand.
+      for (size_t k = 1; k < ops.size(); ++k)
+        if (ops[k].tuple) error(ops[k].col, e.what(), first);
+    }
+    if (e.blame().operand >= 0 && static_cast<size_t>(e.blame().operand) < ops.size()) {
+      const Operand& o = ops[static_cast<size_t>(e.blame().operand)];
+      std::vector<Note> notes = definition_of(o);
+      error(o.col, e.what(), notes.empty() ? first : notes);
+    }
+    error(s_->op_col, e.what(), first);
+  }
+
   std::string op_text() const { return std::string(s_->op); }
 
   // ---- attributes
@@ -438,7 +567,15 @@ class Builder {
     if (!a) return fallback;
     std::optional<DType> d;
     if (a->scalar) d = parse_dtype(a->scalar->text);
-    if (!d) error(a->col, "dtype must be bool, i32 or f32");
+    if (!d)
+      error(a->col, "dtype must be bool, i32 or f32" +
+                        (a->scalar ? suggestion(a->scalar->text, {"bool", "i32", "f32"},
+                                                {{"float32", "f32"},
+                                                 {"float", "f32"},
+                                                 {"int32", "i32"},
+                                                 {"int", "i32"},
+                                                 {"boolean", "bool"}})
+                                   : ""));
     return *d;
   }
 
@@ -455,8 +592,13 @@ class Builder {
   }
   UOpRef named(const Operand& o) {
     auto it = names_.find(std::string(o.name));
-    if (it == names_.end())
-      error(o.col, std::string(o.name) + " is not defined (names are defined before use)");
+    if (it == names_.end()) {
+      std::vector<std::string> known;
+      for (const auto& [name, at] : names_) known.push_back(name);
+      std::sort(known.begin(), known.end());
+      error(o.col, std::string(o.name) + " is not defined (names are defined before use)" +
+                       did_you_mean(o.name, known));
+    }
     const Statement& st = p_.statements[it->second];
     if (st.is_assert()) error(o.col, std::string(o.name) + " is an assert and has no value");
     pending_uses_.push_back(it->second);
@@ -626,7 +768,7 @@ class Builder {
       o.col = a->scalar->col;
       o.text = a->scalar->text;
       if (a->scalar->kind == Tok::Number || a->scalar->text == "true" || a->scalar->text == "false")
-        o.lit = parse_literal(*a->scalar, loc_);
+        o.lit = parse_literal(*a->scalar, loc_, line_);
       else
         error(a->col, "value takes a literal");
       fill = value(o, x->dtype)->value;
@@ -642,7 +784,9 @@ class Builder {
     std::optional<Op> fold = parse_op(*fold_name);
     if (!fold || !is_reduce_op(*fold))
       error(find_attr("op")->col,
-            "reduce op must be add, mul, max or min, not '" + std::string(*fold_name) + "'");
+            "reduce op must be add, mul, max or min, not '" + std::string(*fold_name) + "'" +
+                suggestion(*fold_name, {"add", "mul", "max", "min"},
+                           {{"sum", "add"}, {"prod", "mul"}, {"product", "mul"}}));
     int64_t pop = int_attr("pop").value_or(1);
     if (s_->book && pop >= 0 && pop <= x->rank()) {
       // The book folds the trailing axes: move them to the front first.
@@ -678,9 +822,16 @@ class Builder {
     return alu(op, broadcast(v));
   }
 
+  struct Defined {
+    std::string_view line;  // into the program's text, alive while it is parsed
+    int col;
+  };
+
   Program& p_;
   Location loc_;
+  std::string_view line_;
   Syntax* s_ = nullptr;
+  std::vector<Defined> defined_;  // by statement
   std::unordered_map<std::string, size_t> names_;
   std::unordered_map<int64_t, UOpRef> slots_;
   std::vector<size_t> pending_uses_;
@@ -704,8 +855,8 @@ Program parse_program(std::string_view text, const std::string& file) {
     Location loc{file, line_no, 0};
     std::vector<Token> toks = Lexer(line, loc).run();
     if (!toks.empty()) {
-      Syntax s = StatementParser(std::move(toks), loc).run();
-      builder.statement(s, loc);
+      Syntax s = StatementParser(std::move(toks), loc, line).run();
+      builder.statement(s, loc, line);
     }
     if (end == text.size()) break;
     start = end + 1;

@@ -71,7 +71,7 @@ void check_value_sizes(const Program& p, int64_t limit,
       work.pop_back();
       if (!seen.insert(n).second) continue;
       if (n->numel() > limit && (!stored || stored(n)))
-        throw UserError(Location{p.file, s.line, 0},
+        throw UserError(Location{p.file, s.line},
                         s.name + ": " +
                             (n == s.node.get() ? "this value"
                              : stored          ? "a value it computes and stores"

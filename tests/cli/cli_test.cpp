@@ -33,9 +33,15 @@ TEST(Cli, BadProgramExitsTwoWithLocation) {
   std::string path = write_temp("bad.uir", "%a = stack 1 2\n%b = reshape %a shape=[3]\n");
   auto c = run_uopc("interp " + path);
   EXPECT_EQ(c.exit_code, 2);
-  EXPECT_EQ(
-      c.err,
-      path + ":2:6: error: reshape: cannot reshape i32[2] (2 elements) into [3] (3 elements)\n");
+  EXPECT_EQ(c.err, path +
+                       ":2:17: error: reshape: cannot reshape i32[2] (2 elements) into [3] (3 "
+                       "elements)\n"
+                       " 2 | %b = reshape %a shape=[3]\n"
+                       "   |                 ^~~~~~~~~\n" +
+                       path +
+                       ":1:1: note: %a is i32[2], defined here\n"
+                       " 1 | %a = stack 1 2\n"
+                       "   | ^~\n");
   EXPECT_EQ(run_uopc("check " + path).exit_code, 2);
   EXPECT_EQ(run_uopc("dot " + path).exit_code, 2);
 }

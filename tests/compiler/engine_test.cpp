@@ -103,7 +103,7 @@ TEST(Engine, SharedCacheDirectoriesAreRefused) {
 TEST(Engine, UnknownBackendIsAUsageError) {
   auto c = testing::run_uopc("run --backend gcc -", "%x = buffer 4\n");
   EXPECT_EQ(c.exit_code, 2);
-  EXPECT_EQ(c.err, "error: --backend takes cc or tcc, not 'gcc'\n");
+  EXPECT_EQ(c.err, "uopc: error: --backend takes cc or tcc, not 'gcc'\n");
 }
 
 TEST(Engine, DiffReportsAgreement) {

@@ -1,0 +1,157 @@
+// What a user sees for a mistake: clang-style diagnostics for programs (the line, a caret under
+// the offending token, notes at the definitions involved, "did you mean"), and the same care
+// for the command line. Every user mistake exits 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run.h"
+
+namespace uopc {
+namespace {
+
+using testing::run_uopc;
+
+struct Case {
+  const char* what;
+  const char* program;
+  const char* err;  // the whole of stderr
+};
+
+TEST(Diagnostics, ProgramMistakes) {
+  const Case cases[] = {
+      {"a misspelt op", "%a = stack 1 2 3 4 5 6\n%b = reshap %a shape=[2 3]\n",
+       "<stdin>:2:6: error: unknown op 'reshap'; did you mean 'reshape'?\n"
+       " 2 | %b = reshap %a shape=[2 3]\n"
+       "   |      ^~~~~~\n"},
+      {"a bad operand is pointed at, with its definition",
+       "%a = stack 1 2 3\n%b = stack 1.0 2 3\n%c = add %a %b\n",
+       "<stdin>:3:13: error: add: operands have different dtypes: i32[3] and f32[3]\n"
+       " 3 | %c = add %a %b\n"
+       "   |             ^~\n"
+       "<stdin>:2:1: note: %b is f32[3], defined here\n"
+       " 2 | %b = stack 1.0 2 3\n"
+       "   | ^~\n"},
+      {"a shape rule points at the attribute and notes the operand's shape",
+       "%a = stack 1 2 3 4 5 6\n%b = reshape %a shape=[2 4]\n",
+       "<stdin>:2:17: error: reshape: cannot reshape i32[6] (6 elements) into [2 4] (8 "
+       "elements)\n"
+       " 2 | %b = reshape %a shape=[2 4]\n"
+       "   |                 ^~~~~~~~~~~\n"
+       "<stdin>:1:1: note: %a is i32[6], defined here\n"
+       " 1 | %a = stack 1 2 3 4 5 6\n"
+       "   | ^~\n"},
+      {"the book form's tuple", "%a = stack 1 2 3 4\n%b = reshape %a, (3, 2)\n",
+       "<stdin>:2:18: error: reshape: cannot reshape i32[4] (4 elements) into [3 2] (6 "
+       "elements)\n"
+       " 2 | %b = reshape %a, (3, 2)\n"
+       "   |                  ^~~~~~\n"
+       "<stdin>:1:1: note: %a is i32[4], defined here\n"
+       " 1 | %a = stack 1 2 3 4\n"
+       "   | ^~\n"},
+      {"a misspelt attribute", "%a = stack 1 2 3 4 5 6\n%b = reshape %a shap=[2 3]\n",
+       "<stdin>:2:17: error: reshape has no attribute 'shap'; did you mean 'shape'?\n"
+       " 2 | %b = reshape %a shap=[2 3]\n"
+       "   |                 ^~~~~~~~~~\n"},
+      {"a dtype by another library's name", "%a = buffer 4 dtype=float32\n",
+       "<stdin>:1:15: error: dtype must be bool, i32 or f32; did you mean 'f32'?\n"
+       " 1 | %a = buffer 4 dtype=float32\n"
+       "   |               ^~~~~~~~~~~~~\n"},
+      {"a misspelt dtype", "%a = buffer 4 dtype=i23\n",
+       "<stdin>:1:15: error: dtype must be bool, i32 or f32; did you mean 'i32'?\n"
+       " 1 | %a = buffer 4 dtype=i23\n"
+       "   |               ^~~~~~~~~\n"},
+      {"a misspelt value name", "%total = stack 1 2\n%b = neg %totl\n",
+       "<stdin>:2:10: error: %totl is not defined (names are defined before use); did you mean "
+       "'%total'?\n"
+       " 2 | %b = neg %totl\n"
+       "   |          ^~~~~\n"},
+      {"a reduce op by NumPy's name", "%a = stack 1 2\n%b = reduce %a op=sum\n",
+       "<stdin>:2:16: error: reduce op must be add, mul, max or min, not 'sum'; did you mean "
+       "'add'?\n"
+       " 2 | %b = reduce %a op=sum\n"
+       "   |                ^~~~~~\n"},
+      {"a shrink offset, with the shape it shrinks",
+       "%a = stack 1 2 3\n%b = shrink %a 2 shape=[2]\n",
+       "<stdin>:2:16: error: shrink: axis 0 offset is 2, outside [0, 1]\n"
+       " 2 | %b = shrink %a 2 shape=[2]\n"
+       "   |                ^\n"
+       "<stdin>:1:1: note: %a is i32[3], defined here\n"
+       " 1 | %a = stack 1 2 3\n"
+       "   | ^~\n"},
+      {"a name defined twice", "%a = stack 1\n%a = stack 2\n",
+       "<stdin>:2:1: error: %a is already defined on line 1\n"
+       " 2 | %a = stack 2\n"
+       "   | ^~\n"
+       "<stdin>:1:1: note: the first definition\n"
+       " 1 | %a = stack 1\n"
+       "   | ^~\n"},
+      {"tabs keep the caret in line", "%a = stack 1 2\n%b =\treshape\t%a shape=[3]\n",
+       "<stdin>:2:17: error: reshape: cannot reshape i32[2] (2 elements) into [3] (3 elements)\n"
+       " 2 | %b = reshape %a shape=[3]\n"
+       "   |                 ^~~~~~~~~\n"
+       "<stdin>:1:1: note: %a is i32[2], defined here\n"
+       " 1 | %a = stack 1 2\n"
+       "   | ^~\n"},
+  };
+  for (const Case& c : cases) {
+    auto r = run_uopc("check -", c.program);
+    EXPECT_EQ(r.exit_code, 2) << c.what;
+    EXPECT_EQ(r.err, c.err) << c.what;
+  }
+}
+
+TEST(Diagnostics, NoSuggestionWhenNothingIsClose) {
+  auto r = run_uopc("check -", "%a = frobnicate 1\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+}
+
+TEST(Diagnostics, CommandLineMistakes) {
+  const struct {
+    const char* args;
+    const char* first_line;
+  } cases[] = {
+      {"fuz x.uir",
+       "uopc: error: unknown command 'fuz'; did you mean 'fuzz'? (uopc help lists "
+       "the commands)"},
+      {"help fuz", "uopc: error: uopc help: no command 'fuz'; did you mean 'fuzz'?"},
+      {"fuzz --secnds 3",
+       "uopc: error: The following arguments were not expected: 3 --secnds; did you mean "
+       "'--seconds'?"},
+      {"run --backnd cc x.uir",
+       "uopc: error: The following arguments were not expected: x.uir --backnd; did you mean "
+       "'--backend'?"},
+      {"check /", "/: error: is a folder, not a program file"},
+  };
+  for (const auto& c : cases) {
+    auto r = run_uopc(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args;
+    EXPECT_EQ(r.err.substr(0, r.err.find('\n')), c.first_line) << c.args;
+  }
+  std::string file = ::testing::TempDir() + "/not-a-folder";
+  std::ofstream(file) << "x";
+  for (const char* flag : {"--corpus", "--artifacts"}) {
+    auto r = run_uopc(std::string("fuzz --seconds 1 ") + flag + " " + file);
+    EXPECT_EQ(r.exit_code, 2) << flag;
+    EXPECT_EQ(r.err, file + ": error: " + flag + " takes a folder, and this is a file\n");
+  }
+}
+
+TEST(Diagnostics, HelpAndVersion) {
+  auto r = run_uopc("help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("Usage: uopc [OPTIONS] SUBCOMMAND"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reduce"), std::string::npos);
+  r = run_uopc("help run");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("Usage: uopc run [OPTIONS] FILE"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--max-elements"), std::string::npos);
+  r = run_uopc("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind("uopc ", 0), 0u) << r.out;
+}
+
+}  // namespace
+}  // namespace uopc
