@@ -1,5 +1,5 @@
-// uopc: the command line. Each subcommand is one function below; exit codes follow SPEC
-// section 6: 0 fine, 1 an assert failed, 2 bad program or input, 3 internal failure.
+// uopc: the command line. Each subcommand is one function below; exit codes follow LANGUAGE.md
+// §6.4: 0 fine, 1 an assert failed, 2 bad program or input, 3 internal failure.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -430,7 +430,7 @@ int dispatch(int argc, char** argv) {
                  "program, so that three engines are diffed at once");
   fuzz->add_option("--compare", fa.compare,
                    "how --target's outputs are judged: exact (default, bit for bit) or spec (the "
-                   "differences SPEC section 7 allows)");
+                   "differences LANGUAGE.md §7 allows)");
   fuzz->add_flag("--nan-equal", fa.nan_equal,
                  "with --target: an element where either engine has NaN is not compared");
   fuzz->add_flag("--signed-zero-equal", fa.signed_zero_equal, "with --target: -0 equals 0");

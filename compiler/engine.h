@@ -1,8 +1,8 @@
 // The compiled engine: a program lowered to C kernels, built by a backend, and run.
 //
 // compile_program schedules and lowers every kernel and renders one C translation unit;
-// run_compiled builds it, fills the input buffers (from --input files or SPEC's default data),
-// runs the kernels in order, and reads outputs and assert operands back, giving the same
+// run_compiled builds it, fills the input buffers (from --input files or the language's default
+// data), runs the kernels in order, and reads outputs and assert operands back, giving the same
 // InterpResult as the interpreter so the two print identically.
 #pragma once
 
@@ -50,7 +50,7 @@ class BoundsError : public std::logic_error {
 
 // An i32 op written as plain C whose operands broke the renderer's decision, reported by a
 // kernel built with check_ub: in plain C it would have been undefined behaviour (or a
-// truncating division where SPEC floors).
+// truncating division where the language floors).
 class UndefinedBehaviorError : public std::logic_error {
  public:
   using std::logic_error::logic_error;

@@ -65,7 +65,7 @@ std::string format_opts_choice(const OptsChoice& c);
 // The options of `o` that fit a kernel computing `root`.
 Opts fit_opts(const Opts& o, const UOp& root);
 
-// Options chosen from the kernel's shape, never reassociating a reduce (SPEC section 7: the
+// Options chosen from the kernel's shape, never reassociating a reduce (LANGUAGE.md §7: the
 // default options agree with the interpreter bit for bit): a register tile over the two
 // innermost output axes
 // when a reduce runs per output element (a matmul), unrolled whole when its innermost axis is

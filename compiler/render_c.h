@@ -6,8 +6,8 @@
 //
 // The C is free of undefined behaviour for every input: i32 add, sub, mul and neg go through
 // unsigned arithmetic unless bounds prove they cannot overflow; floor division and modulo use
-// helpers with SPEC's results for a zero divisor and INT32_MIN / -1, unless the divisor is a
-// positive constant and the dividend provably non-negative (then C's / and % agree); f32 to i32
+// helpers with the language's results for a zero divisor and INT32_MIN / -1, unless the divisor is
+// a positive constant and the dividend provably non-negative (then C's / and % agree); f32 to i32
 // casts saturate. f32 constants other than small integers are written as hexadecimal literals
 // (NaNs as their bits), so no C compiler's decimal rounding is involved. The code declares the few
 // libm functions it calls instead of including headers, which keeps it compilable by libtcc in
@@ -33,7 +33,7 @@ struct RenderOptions {
   // Write every i32 add, sub, mul, neg, idiv and mod that bounds decided may be plain C as a
   // helper that checks the decision: when the operands break it (an overflow, a dividend that
   // is negative after all), the first such op writes {op, a, b} into status[5..7] and the
-  // kernel goes on with SPEC's result.
+  // kernel goes on with the language's result.
   bool check_ub = false;
   // ALU ops written through their helper functions whatever bounds and operands decide: i32
   // add, sub, mul and neg wrapping, idiv and mod as floor division, max and min as functions.

@@ -161,7 +161,7 @@ std::optional<Interval> exact_bounds(const Linear& l) {
 
 // ---- rules -------------------------------------------------------------------------------
 
-// op(c1, c2, ...) -> the constant, computed by SPEC's scalar semantics.
+// op(c1, c2, ...) -> the constant, computed by the language's scalar semantics.
 UOpRef fold_constants(const UOpRef& n) {
   std::vector<Scalar> args;
   for (const UOpRef& s : n->src) {

@@ -13,7 +13,7 @@ namespace uopc {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kEps = 1.0 / (1 << 23);          // 2^-23, SPEC section 7's unit for reductions
+constexpr double kEps = 1.0 / (1 << 23);          // 2^-23, LANGUAGE.md §7's unit for reductions
 constexpr double kTiny = 1.4012984643248171e-45;  // 2^-149: a rounding among subnormals
 
 using Errors = std::vector<double>;
@@ -145,7 +145,7 @@ class Propagation {
     }
   }
 
-  // SPEC section 7's reassociation allowance, plus what the terms carry; max and min are
+  // LANGUAGE.md §7's reassociation allowance, plus what the terms carry; max and min are
   // 1-Lipschitz, so they carry the largest error of the terms they fold.
   Errors reduced(const UOp& n) {
     const UOpRef& x = n.src[0];
@@ -232,13 +232,14 @@ class Propagation {
     return kInf;
   }
 
-  // The 1 ulp SPEC allows the function itself, on top of the spread of its input's interval.
+  // The 1 ulp the language allows the function itself, on top of the spread of its input's
+  // interval.
   static double libm(Op op, double x, double ex, double out) {
     if (!std::isfinite(out)) return ex == 0 ? 0 : kInf;
     auto fn = [op](double v) {
       return op == Op::Exp2 ? std::exp2(v) : op == Op::Log2 ? std::log2(v) : std::sin(v);
     };
-    if (ex == 0) return ulp(out);  // SPEC section 7: 1 ulp between libm builds
+    if (ex == 0) return ulp(out);  // LANGUAGE.md §7: 1 ulp between libm builds
     double spread = 0;
     {
       if (op == Op::Log2 && x - ex <= 0) return kInf;

@@ -1,8 +1,8 @@
 // How an external engine's printed outputs are judged against the interpreter's.
 //
-// Exact (the default): every element bit for bit, all NaNs equal (SPEC section 6).
+// Exact (the default): every element bit for bit, all NaNs equal (LANGUAGE.md §6).
 //
-// Spec (`--compare spec`): what SPEC section 7 permits between engines, and nothing else.
+// Spec (`--compare spec`): what LANGUAGE.md §7 permits between engines, and nothing else.
 // exp2, log2 and sin may be 1 ulp off, and an f32 add or mul reduce of n terms may be
 // reassociated: off by n * 2^-23 * sum|x| (add) or n * 2^-23 * prod|x| (mul). Those
 // allowances are carried through every later op as a bound on each element's absolute error,

@@ -1,7 +1,7 @@
 // Which edge values meet which ops in a campaign: the table `uopc fuzz --stats` prints.
 //
-// SPEC's semantics differ from the obvious at a few values: -0 and +0 (equal, yet max and min
-// must pick by their comparison), NaN (no comparison holds), the infinities, subnormals, and
+// The language's semantics differ from the obvious at a few values: -0 and +0 (equal, yet max and
+// min must pick by their comparison), NaN (no comparison holds), the infinities, subnormals, and
 // for i32 INT32_MIN, INT32_MAX, -1 and 0 (wraparound, idiv and mod by 0 and -1). A mistake
 // there is invisible unless such a value reaches the op. count_edges evaluates every operand
 // of every ALU op, pad and reduce of a program with the interpreter and counts, per op, the

@@ -18,7 +18,7 @@ UOpRef i32(int64_t v) {
 const std::vector<Op> kUnaryF32 = {Op::Neg, Op::Recip, Op::Sqrt, Op::Exp2, Op::Log2, Op::Sin};
 const std::vector<float> kSpecials = {-0.0f, NAN, INFINITY, -INFINITY, 1e8f, -1e8f, 3e9f, 1e-40f};
 
-// The values where SPEC's semantics differ from the obvious (fuzz/edge_stats.h), with a few
+// The values where the language's semantics differ from the obvious (fuzz/edge_stats.h), with a few
 // ordinary neighbours to meet them.
 const std::vector<float> kEdgeF32 = {-0.0f,  0.0f,    NAN,  INFINITY, -INFINITY,
                                      1e-40f, -1e-45f, 1.0f, -1.5f};

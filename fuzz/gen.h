@@ -1,4 +1,4 @@
-// The program generator: random well-typed .uir programs over all of SPEC, from a choice
+// The program generator: random well-typed .uir programs over all of the language, from a choice
 // source (fuzz/choices.h).
 //
 // A program grows statement by statement from sources (buffers of every dtype, stacks of

@@ -256,7 +256,7 @@ std::optional<Failure> check_target(const Program& p, Target& target, bool* skip
   };
   int expected_code = want.failures.empty() ? 0 : 1;
   Judge judge(p, target.comparison());
-  // An assert on values SPEC lets engines compute differently may go either way.
+  // An assert on values the language lets engines compute differently may go either way.
   bool either_verdict = (answer.code == 0 || answer.code == 1) && judge.verdict_may_differ();
   if (!exited || (answer.code != expected_code && !either_verdict))
     return failure(describe(answer, target.time_limit()) + ", expected " +

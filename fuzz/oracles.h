@@ -81,7 +81,7 @@ struct SymbolicStats {
 std::optional<Failure> check_symbolic(Choices& choices, SymbolicStats* stats = nullptr);
 
 // An external engine under test (fuzz/target.h) must print exactly what the interpreter prints
-// (SPEC section 6's output lines) and answer 0 when the asserts hold, 1 when one fails. An
+// (LANGUAGE.md §6's output lines) and answer 0 when the asserts hold, 1 when one fails. An
 // answer of 77 (unsupported) is no failure: `skipped` is set instead.
 std::optional<Failure> check_target(const Program& p, Target& target, bool* skipped = nullptr);
 

@@ -120,7 +120,7 @@ struct Smt::Impl {
     return f32_bits(s.bits);
   }
 
-  // SPEC's floor division over the integers: q with b*q <= a < b*q + b for b > 0, and
+  // The language's floor division over the integers: q with b*q <= a < b*q + b for b > 0, and
   // b*q >= a > b*q + b for b < 0; b == 0 gives 0, and b == -1 gives -a, wrapped (INT32_MIN
   // idiv -1 = INT32_MIN). With a constant b the constraints are linear.
   z3::expr floor_div(const z3::expr& a, const z3::expr& b) {
@@ -269,7 +269,7 @@ struct Smt::Impl {
     }
   }
 
-  // A reduce of a stack of scalars: SPEC's left fold from the identity.
+  // A reduce of a stack of scalars: the language's left fold from the identity.
   z3::expr fold(const UOp& n) {
     const UOp& stack = *n.src[0];
     if (stack.op != Op::Stack || n.pop() != 1 || stack.rank() != 1) throw Unsupported{n.op};

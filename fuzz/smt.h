@@ -1,15 +1,15 @@
 // Decision procedures for scalar expressions, by z3: the proofs of the rewrite rules, the
 // interval transfer functions and the renderer's decisions, and the symbolic oracle.
 //
-// An expression is a graph of rank-0 nodes. Constants and ALU ops are encoded with SPEC
-// section 4's semantics, written here a second time and independently of ir/eval_scalar.cpp:
+// An expression is a graph of rank-0 nodes. Constants and ALU ops are encoded with LANGUAGE.md
+// §4's semantics, written here a second time and independently of ir/eval_scalar.cpp:
 // i32 as 32-bit vectors (add, sub, mul and neg wrap; idiv and mod floor, with x idiv 0 = 0,
 // x mod 0 = x and INT32_MIN idiv -1 = INT32_MIN), bool as z3 booleans, f32 as IEEE binary32
 // rounded to nearest even. Every other node (var, range, load, ...) is a leaf: a free variable
 // of its dtype, an i32 one constrained to the node's bounds. That is the only assumption a
 // query makes, so a rule is proved from its inputs' bounds alone, the same ones the rule saw.
 //
-// exp2, log2 and sin have no exact meaning here (SPEC lets libm decide); an expression that
+// exp2, log2 and sin have no exact meaning here (the language lets libm decide); an expression that
 // uses one is Unsupported. A query that z3 does not settle within the time limit is Unknown.
 //
 // i32 values are integers, not bit-vectors: division by a constant is then a pair of linear
@@ -56,8 +56,8 @@ class Smt {
   // The exact result of the i32 op (add, sub, mul, neg) on a (and b) fits in i32: computing it
   // in i32 never wraps, so C's signed arithmetic has no overflow.
   Verdict exact_fits_i32(Op op, const UOpRef& a, const UOpRef& b);
-  // C's a / b or a % b (idiv or mod) is defined (b != 0, not INT32_MIN / -1) and equals SPEC's
-  // floor division or modulo.
+  // C's a / b or a % b (idiv or mod) is defined (b != 0, not INT32_MIN / -1) and equals the
+  // language's floor division or modulo.
   Verdict c_division_agrees(Op op, const UOpRef& a, const UOpRef& b);
 
  private:

@@ -3,7 +3,7 @@
 // claims to support (docs/FUZZING.md, "Steering the generator").
 //
 // Ops, dtypes and ranks are a property of the nodes; value classes are a property of the
-// values every node takes on the default inputs (SPEC section 6), computed by the interpreter:
+// values every node takes on the default inputs (LANGUAGE.md §6), computed by the interpreter:
 // - nan: some f32 value is NaN;
 // - inf: some f32 value is +inf or -inf;
 // - signed_zero: some f32 value is -0;

@@ -151,8 +151,8 @@ Tensor eval_stack(const std::vector<const Tensor*>& parts) {
       parts[0]->data);
 }
 
-// Folding one whole row of the flattened leading axes at a time keeps the order of SPEC
-// section 3: for each output element, acc = op(acc, x[p, ...]) for p = 0, 1, ... in row-major
+// Folding one whole row of the flattened leading axes at a time keeps the order of LANGUAGE.md
+// §3: for each output element, acc = op(acc, x[p, ...]) for p = 0, 1, ... in row-major
 // order of the popped axes. xt::sum would pair terms in its own order.
 Tensor eval_reduce(const Tensor& x, Op fold, int pop, int64_t unroll) {
   Shape in = x.shape();

@@ -34,7 +34,7 @@ Tensor make_tensor(Array<T> a) {
 // A tensor with no elements (some axis is 0).
 Tensor empty_tensor(DType dtype, const Shape& shape);
 
-// SPEC section 6's default input: element i of slot K is v = ((37*i + 11*K) mod 23) - 11, as
+// LANGUAGE.md §6's default input: element i of slot K is v = ((37*i + 11*K) mod 23) - 11, as
 // i32, v / 4 as f32, v > 0 as bool.
 Tensor default_input(DType dtype, int64_t n, int64_t slot);
 
@@ -44,7 +44,7 @@ std::string format_value(const Tensor& t);
 // "f32[2 3]"
 std::string type_string(const Tensor& t);
 
-// Bitwise equality with all NaNs equal (SPEC section 6). Returns the first differing flat
+// Bitwise equality with all NaNs equal (LANGUAGE.md §6). Returns the first differing flat
 // index, or -1 when equal. Shapes and dtypes must match.
 int64_t first_difference(const Tensor& a, const Tensor& b);
 

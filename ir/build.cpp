@@ -43,7 +43,7 @@ const UOp* literal_of(const UOp* x) {
   return x->op == Op::Const ? x : nullptr;
 }
 
-// Bounds of a reduce of `popped` elements each in `b` (SPEC section 5: reduce of known values).
+// Bounds of a reduce of `popped` elements each in `b` (LANGUAGE.md §5: reduce of known values).
 Interval reduce_bounds(Op fold, Interval b, int64_t popped) {
   if (popped == 0) return Interval::point(reduce_identity(fold, DType::I32).as_i32());
   switch (fold) {

@@ -1,5 +1,5 @@
-// Builders: the only way to make a well-typed node. Each checks the type rules of SPEC sections
-// 3 to 5 for its op and throws TypeError with a message naming the op and what is wrong; a node
+// Builders: the only way to make a well-typed node. Each checks the type rules of LANGUAGE.md §3
+// to §5 for its op and throws TypeError with a message naming the op and what is wrong; a node
 // that comes out of a builder is well typed, so no later pass checks again.
 //
 // ALU builders take operands of one shape; `broadcast` makes them so with explicit reshape and

@@ -1,4 +1,4 @@
-// The three element types of .uir (SPEC section 1) and the sets of them that ops accept.
+// The three element types of .uir (LANGUAGE.md §1) and the sets of them that ops accept.
 #pragma once
 
 #include <optional>

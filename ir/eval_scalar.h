@@ -1,4 +1,4 @@
-// One ALU op on scalars, by SPEC section 4 (ir/semantics.h): what constant folding computes.
+// One ALU op on scalars, by LANGUAGE.md §4 (ir/semantics.h): what constant folding computes.
 #pragma once
 
 #include <optional>

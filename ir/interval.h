@@ -1,4 +1,4 @@
-// Closed integer intervals [lo, hi], the lattice of SPEC section 5's bounds analysis.
+// Closed integer intervals [lo, hi], the lattice of LANGUAGE.md §5's bounds analysis.
 //
 // Bounds are kept in int64 while i32 values are only 32 bits wide, so a transfer function can
 // compute the exact range of the mathematical result and then ask whether it fits: if it does

@@ -1,4 +1,4 @@
-// The .uir parser: text to a typed Program (SPEC section 2).
+// The .uir parser: text to a typed Program (LANGUAGE.md §2).
 //
 // It reads the canonical form (`%y = reshape %x shape=[3 4]`) and the book form
 // (`%y = reshape %x, (3, 4)`, attributes after ` : `), one statement per line, with CRLF or LF

@@ -2,7 +2,7 @@
 //
 // The graph itself is the nodes; names and lines are kept for what users see: outputs are
 // printed under their statement names and errors point at lines. Outputs are the statements no
-// other statement uses, in file order (SPEC section 6); asserts are checks, never outputs.
+// other statement uses, in file order (LANGUAGE.md §6); asserts are checks, never outputs.
 #pragma once
 
 #include <functional>

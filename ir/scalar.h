@@ -28,7 +28,7 @@ struct Scalar {
   bool operator==(const Scalar& o) const { return dtype == o.dtype && bits == o.bits; }
 };
 
-// SPEC section 6's element format: "1", "-0", "inf", "nan", "true", "-7"; shortest round trip.
+// LANGUAGE.md §6's element format: "1", "-0", "inf", "nan", "true", "-7"; shortest round trip.
 std::string format_element(const Scalar& s);
 std::string format_f32(float v);
 
@@ -36,7 +36,7 @@ std::string format_f32(float v);
 // a '.', an exponent, or are inf/nan, so "1.0" stays f32.
 std::string format_literal(const Scalar& s);
 
-// The reduce identities of SPEC section 3 (add: -0.0 or 0, mul: 1, max: lowest, min: highest).
+// The reduce identities of LANGUAGE.md §3 (add: -0.0 or 0, mul: 1, max: lowest, min: highest).
 enum class Op : unsigned char;
 Scalar reduce_identity(Op op, DType dtype);
 

@@ -1,4 +1,4 @@
-// The scalar meaning of every ALU op (SPEC section 4), written once as plain total functions.
+// The scalar meaning of every ALU op (LANGUAGE.md §4), written once as plain total functions.
 // The interpreter applies them elementwise; constant folding and bounds use them too. They hold
 // no index arithmetic: they say what one element of an op is, never where it comes from.
 //

@@ -1,4 +1,4 @@
-// Shapes: a list of axis sizes, row-major. SPEC section 1 bounds the rank by 8 and the element
+// Shapes: a list of axis sizes, row-major. LANGUAGE.md §1 bounds the rank by 8 and the element
 // count by 2^31 - 1; these helpers compute counts without overflow so that hostile shapes are
 // reported, not wrapped.
 #pragma once

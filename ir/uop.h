@@ -34,7 +34,7 @@ struct UOp {
   // reduce {fold op, pop}. Shapes of reshape, expand and shrink are the node's own shape.
   std::vector<int64_t> arg;
   Scalar value;  // const: the literal; pad: the fill value
-  // For i32 nodes, an interval holding every element (SPEC section 5); full when unknown.
+  // For i32 nodes, an interval holding every element (LANGUAGE.md §5); full when unknown.
   Interval bounds;
   size_t hash = 0;
 

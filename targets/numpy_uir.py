@@ -150,7 +150,7 @@ def flip(x, axes):
 # ---- the program as NumPy
 
 class NumpyProgram(Translator):
-    # The helpers above and SPEC's inputs and equality: what the translated lines run on.
+    # The helpers above and the language's inputs and equality: what the translated lines run on.
     prelude = "import numpy as np\n\nINT_MIN, INT_MAX = -(2**31), 2**31 - 1\n\n" + source_of(
         uir.default_input, uir.format_f32, uir.format_element, uir.same_bits, uir.check) + (
         lambda text: text[text.index("# ---- ops"): text.index("# ---- the program")])(

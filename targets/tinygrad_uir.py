@@ -9,9 +9,9 @@ there is no other). It answers by the protocol of docs/ENGINES.md:
     tinygrad_uir.py --persistent      one program path per line on stdin
     tinygrad_uir.py FILE --emit OUT   also write OUT, a standalone tinygrad script
     tinygrad_uir.py --steering        print the `uopc fuzz` flags that keep programs to what
-                                      tinygrad shares with SPEC
+                                      tinygrad shares with the language
 
-What tinygrad does not share with SPEC is answered with 77 (unsupported) or left out by those
+What tinygrad does not share with the language is answered with 77 (unsupported) or left out by those
 flags; docs/ENGINES.md lists each exclusion with its reason.
 """
 
@@ -23,16 +23,16 @@ import numpy_uir
 import uir
 from uir import Translator, ints, source_of
 
-# What tinygrad does not share with SPEC (docs/ENGINES.md, Exclusions), by design: ops it
+# What tinygrad does not share with the language (docs/ENGINES.md, Exclusions), by design: ops it
 # computes another way, and value classes where its semantics differ. The same exclusions as
 # `uopc fuzz` steering flags, so a campaign never generates them, and as checks of each
 # program here, so a program from elsewhere is answered 77 instead of a false report.
 EXCLUDED_OPS = {
     "div": "x / y is computed as x * (1 / y): two roundings, not IEEE division",
     "recip": "1 / (x * y) is rewritten as (1 / x) * (1 / y): two roundings, not one",
-    "exp2": "its own polynomial approximation, more than SPEC's 1 ulp from libm",
-    "log2": "its own polynomial approximation, more than SPEC's 1 ulp from libm",
-    "sin": "its own polynomial approximation, more than SPEC's 1 ulp from libm",
+    "exp2": "its own polynomial approximation, more than the language's 1 ulp from libm",
+    "log2": "its own polynomial approximation, more than the language's 1 ulp from libm",
+    "sin": "its own polynomial approximation, more than the language's 1 ulp from libm",
 }
 VALUE_CLASSES = {
     "nan": "NaN: max and min order NaN otherwise, and a cast of NaN to i32 raises",

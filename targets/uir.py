@@ -1,5 +1,5 @@
 """What the .uir engines of targets/ share: the text of a program (both forms), the output
-format of `uopc interp`, SPEC section 6's default inputs and equality, the translation of a
+format of `uopc interp`, LANGUAGE.md §6's default inputs and equality, the translation of a
 program into Python source one statement at a time, and the protocol of docs/ENGINES.md.
 
 An engine module subclasses Translator with the Python expression each op becomes in its own
@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 NAMES = {np.dtype(np.bool_): "bool", np.dtype(np.int32): "i32", np.dtype(np.float32): "f32"}
-MAX_ELEMENTS = 2**28  # SPEC section 6's default limit
+MAX_ELEMENTS = 2**28  # LANGUAGE.md §6's default limit
 F32_ONLY = {"div", "recip", "sqrt", "exp2", "log2", "sin"}
 TOKEN = re.compile(r"\S+=\[[^\]]*\]|\S+")
 
@@ -25,13 +25,13 @@ class ProgramError(Exception):
 
 
 class Unsupported(Exception):
-    """What the engine does not share with SPEC: exit status 77, the reason on stderr."""
+    """What the engine does not share with the language: exit status 77, the reason on stderr."""
 
 
 # ---- values
 
 def default_input(dtype, n, slot):
-    """SPEC section 6: element i is v = ((37 i + 11 K) mod 23) - 11, as i32; v / 4 as f32."""
+    """LANGUAGE.md §6: element i is v = ((37 i + 11 K) mod 23) - 11, as i32; v / 4 as f32."""
     v = (37 * np.arange(n, dtype=np.int64) + 11 * slot) % 23 - 11
     if dtype == "i32":
         return v.astype(np.int32)
@@ -89,7 +89,7 @@ def format_output(name, a):
 
 
 def same_bits(a, b):
-    """SPEC section 6's equality: bit for bit, except that all NaNs are equal."""
+    """LANGUAGE.md §6's equality: bit for bit, except that all NaNs are equal."""
     if a.dtype == np.float32:
         nan = np.isnan(a) & np.isnan(b)
         return nan | (a.view(np.uint32) == b.view(np.uint32))

@@ -1,5 +1,5 @@
 // Judging an external engine's printed outputs: exact by default, and in spec mode exactly
-// the allowances of SPEC section 7, carried through later ops, and nothing else.
+// the allowances of LANGUAGE.md §7, carried through later ops, and nothing else.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -104,7 +104,7 @@ TEST(Compare, NanAndSignedZeroOnlyWhenAsked) {
   zeros.signed_zero_equal = true;
   EXPECT_EQ(judge(p, "%y f32[2] = [0 1]\n", zeros).exact, "");
   EXPECT_NE(judge(p, "%y f32[2] = [0 2]\n", zeros).exact, "");
-  const char* q = "%x = stack nan 1.0\n%y = max %x 0.5\n";  // [0.5 1] by SPEC's max
+  const char* q = "%x = stack nan 1.0\n%y = max %x 0.5\n";  // [0.5 1] by the language's max
   EXPECT_NE(judge(q, "%y f32[2] = [nan 1]\n").exact, "");
   Comparison nans;
   nans.nan_equal = true;

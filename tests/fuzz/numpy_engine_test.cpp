@@ -1,5 +1,5 @@
 // The NumPy engine (targets/numpy_uir.py), a third implementation of every op: it agrees with
-// the interpreter on every acceptance case, bit for bit; a campaign against it under SPEC's
+// the interpreter on every acceptance case, bit for bit; a campaign against it under the language's
 // comparison is clean; a bug planted in it is found, small, with a replay line that replays;
 // and it writes a failing program as a standalone NumPy script.
 #include <gtest/gtest.h>

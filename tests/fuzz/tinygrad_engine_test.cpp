@@ -1,7 +1,7 @@
 // The tinygrad engine (targets/tinygrad_uir.py), when tinygrad can be imported (PYTHONPATH):
-// every acceptance case is either answered 77 with a reason or agrees under SPEC's comparison,
-// and a campaign steered by the adapter's own flags skips nothing. Skipped, saying so, when
-// there is no tinygrad.
+// every acceptance case is either answered 77 with a reason or agrees under the language's
+// comparison, and a campaign steered by the adapter's own flags skips nothing. Skipped, saying so,
+// when there is no tinygrad.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

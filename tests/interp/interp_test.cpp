@@ -1,5 +1,5 @@
 // The reference interpreter, op by op: each row is a program and the exact lines `uopc interp`
-// prints for it. Expected values are worked out by hand from SPEC (and checked with NumPy).
+// prints for it. Expected values are worked out by hand from the language (and checked with NumPy).
 #include <gtest/gtest.h>
 
 #include "ir/error.h"

@@ -1,4 +1,4 @@
-// The scalar semantics of SPEC section 4, one row per edge case.
+// The scalar semantics of LANGUAGE.md §4, one row per edge case.
 #include <gtest/gtest.h>
 
 #include <bit>

@@ -1,4 +1,4 @@
-// Every type rule of SPEC sections 3 to 5, as rows: a program and the error it must get, or a
+// Every type rule of LANGUAGE.md §3 to §5, as rows: a program and the error it must get, or a
 // program and the type its last statement must have.
 #include <gtest/gtest.h>
 
