@@ -66,7 +66,7 @@ CompiledProgram compile_program(const Program& p, const RenderOptions& options,
         CompiledProgram c{make_schedule(p, opts), "", options};
         std::string kernels;
         for (const KernelSpec& k : c.schedule.kernels)
-          kernels += "\n" + render_kernel(k.name, k.sink, options);
+          kernels += "\n" + render_kernel(k.name, k.sink, options, k.opts.upcast.size() >= 2);
         c.source = render_prelude(kernels) + kernels;
         return c;
       },

@@ -513,9 +513,11 @@ std::string render_prelude(const std::string& kernels) {
   return out;
 }
 
-std::string render_kernel(const std::string& name, const UOpRef& sink,
-                          const RenderOptions& options) {
-  return KernelRenderer(sink, options).run(name);
+std::string render_kernel(const std::string& name, const UOpRef& sink, const RenderOptions& options,
+                          bool register_tile) {
+  std::string attribute =
+      register_tile ? "__attribute__((optimize(\"no-tree-loop-vectorize\")))\n" : "";
+  return attribute + KernelRenderer(sink, options).run(name);
 }
 
 }  // namespace uopc

@@ -42,7 +42,12 @@ struct RenderOptions {
   std::vector<Op> by_helper = {};
 };
 
+// `register_tile`: the kernel's options write a register tile over two axes (compiler/opts.h).
+// Its loops are then already shaped for the machine, and gcc's loop vectorizer, which would
+// vectorize across the tile's loops instead, is switched off for that function (GEMM 512 runs
+// 40 times slower with it); the SLP vectorizer still packs the tile. Other C compilers ignore
+// the attribute.
 std::string render_kernel(const std::string& name, const UOpRef& sink,
-                          const RenderOptions& options = {});
+                          const RenderOptions& options = {}, bool register_tile = false);
 
 }  // namespace uopc
