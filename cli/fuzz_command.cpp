@@ -134,7 +134,7 @@ std::unique_ptr<Target> make_target(const FuzzArgs& a) {
 
 GenOptions gen_options(const FuzzArgs& a) {
   GenOptions gen;
-  gen.max_numel = a.max_numel;
+  gen.max_numel = a.max_elements;
   gen.steering = parse_steering(a.steering_words);
   return gen;
 }
@@ -260,8 +260,8 @@ std::string as_comment(const std::string& text) {
 
 // The flags that make `uopc fuzz --replay SEED` check the same program the same way.
 std::string replay_flags(const FuzzArgs& a) {
-  std::string flags =
-      " --max-numel " + std::to_string(a.max_numel) + " --backend " + a.backend + steering_flags(a);
+  std::string flags = " --max-elements " + std::to_string(a.max_elements) + " --backend " +
+                      a.backend + steering_flags(a);
   if (!a.target.empty()) {
     flags +=
         " --target " + shell_quote(a.target) + (a.target_persistent ? " --target-persistent" : "");
@@ -430,9 +430,10 @@ class Driver {
     shared_->started_ms[j] = 0;
     shared_->minimizing[j] = false;
     if (!shrinking) shared_->programs[j] += 1;
-    int limit = static_cast<int>(a_.time_limit) * (shrinking ? kMinimizeBudget : 1);
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", a_.time_limit * (shrinking ? kMinimizeBudget : 1));
     std::string what =
-        overdue ? "ran past the " + std::to_string(limit) + " s time limit"
+        overdue ? "ran past the " + std::string(limit) + " s time limit"
                 : std::string("died (") +
                       (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
                                            : "exit " + std::to_string(WEXITSTATUS(status))) +

@@ -20,7 +20,7 @@ struct FuzzArgs {
   std::string plant;
   std::string backend = "tcc";
   int64_t max_programs = -1;
-  int64_t max_numel = 256;
+  int64_t max_elements = 256;  // the generator's largest value
   bool list_plants = false;
   int64_t replay = -1;  // check only this seed, printing its program
   std::string check;    // check only this file with every oracle

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <set>
 
 #include "cli/fuzz_command.h"
 #include "cli/reduce_command.h"
@@ -57,6 +59,7 @@ struct InterpArgs {
   std::vector<std::string> inputs;
   std::string out_dir;
   int64_t max_elements = int64_t{1} << 28;
+  int64_t print_limit = 500;  // values of more elements print summarized; 0: all
 };
 
 std::pair<int64_t, std::string> parse_input_flag(const std::string& flag) {
@@ -106,13 +109,33 @@ void apply_plant(const std::string& name) {
   set_plant(*p);
 }
 
-InterpOptions interp_options(const InterpArgs& a) {
-  InterpOptions o;
-  o.max_elements = a.max_elements;
+// The program's buffer slots, in order, as "0, 1".
+std::string slot_list(const std::set<int64_t>& slots) {
+  std::string out;
+  for (int64_t s : slots) out += (out.empty() ? "" : ", ") + std::to_string(s);
+  return out.empty() ? "none" : out;
+}
+
+// --input files, each for a slot the program has, each slot once.
+InterpOptions interp_options(const InterpArgs& a, const Program& p) {
+  std::set<int64_t> slots;
+  for (const UOp* n : topo_order(p.roots()))
+    if (n->op == Op::Buffer) slots.insert(n->slot());
+  std::map<int64_t, std::string> files;  // every flag is checked before a file is read
   for (const std::string& flag : a.inputs) {
     auto [slot, file] = parse_input_flag(flag);
-    o.inputs[slot] = Input{file, read_npy(file, a.max_elements)};
+    if (!slots.count(slot))
+      throw UserError("--input " + flag + ": the program has no buffer of slot " +
+                      std::to_string(slot) + " (its slots: " + slot_list(slots) + ")");
+    if (files.count(slot))
+      throw UserError("--input " + flag + ": slot " + std::to_string(slot) + " is already given " +
+                      files.at(slot));
+    files[slot] = file;
   }
+  InterpOptions o;
+  o.max_elements = a.max_elements;
+  for (const auto& [slot, file] : files)
+    o.inputs[slot] = Input{file, read_npy(file, a.max_elements)};
   return o;
 }
 
@@ -123,10 +146,13 @@ std::unique_ptr<Backend> backend_named(const std::string& name) {
 }
 
 // Outputs, then failed asserts, as both `interp` and `run` print them.
-int report(const Program& p, const InterpResult& r, const std::string& out_dir) {
-  for (const auto& [s, t] : r.outputs) std::printf("%s\n", format_output(s->name, t).c_str());
+// With `values` false (--bench) the outputs are only written to --out-dir.
+int report(const Program& p, const InterpResult& r, const InterpArgs& a, bool values = true) {
+  if (values)
+    for (const auto& [s, t] : r.outputs)
+      std::printf("%s\n", format_output(s->name, t, a.print_limit).c_str());
   std::fflush(stdout);
-  if (!out_dir.empty()) write_outputs(r, out_dir);
+  if (!a.out_dir.empty()) write_outputs(r, a.out_dir);
   for (const AssertFailure& f : r.failures)
     std::fprintf(stderr, "%s:%d: assert %s failed: %s\n", p.file.c_str(), f.statement->line,
                  f.statement->name.c_str(), f.detail.c_str());
@@ -135,7 +161,7 @@ int report(const Program& p, const InterpResult& r, const std::string& out_dir) 
 
 int run_interp(const InterpArgs& a) {
   Program p = load_program(a.path);
-  return report(p, interpret(p, interp_options(a)), a.out_dir);
+  return report(p, interpret(p, interp_options(a, p)), a);
 }
 
 // The median of `runs` timed runs of every kernel, after one warm-up run, in milliseconds.
@@ -155,13 +181,13 @@ double median_kernel_ms(Executable& e, int runs) {
 int run_run(const RunArgs& a) {
   if (!a.plant.empty()) apply_plant(a.plant);
   Program p = load_program(a.path);
-  InterpOptions o = interp_options(a);
+  InterpOptions o = interp_options(a, p);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
                                       opts_choice(a.opts));
   Executable e(p, c, *backend, o, threads_of(a));
   double ms = a.bench ? median_kernel_ms(e, a.bench_runs) : (e.run(), 0.0);
-  int code = report(p, e.results(), a.out_dir);
+  int code = report(p, e.results(), a, !a.bench);
   if (a.bench) std::printf("kernel time: %.3f ms (median of %d runs)\n", ms, a.bench_runs);
   return code;
 }
@@ -205,7 +231,7 @@ InterpResult interpret_for_diff(const Program& p, const InterpOptions& o) {
 int run_diff(const RunArgs& a) {
   if (!a.plant.empty()) apply_plant(a.plant);
   Program p = load_program(a.path);
-  InterpOptions o = interp_options(a);
+  InterpOptions o = interp_options(a, p);
   std::unique_ptr<Backend> backend = backend_named(a.backend);
   CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
                                       opts_choice(a.opts));
@@ -215,11 +241,10 @@ int run_diff(const RunArgs& a) {
   int differences = 0;
   for (size_t i = 0; i < want.outputs.size(); ++i) {
     const auto& [s, t] = want.outputs[i];
-    std::string d = describe_difference(t, got.outputs[i].second);
+    std::string d = difference_summary(t, got.outputs[i].second, "interp", a.backend);
     if (d.empty()) continue;
     ++differences;
-    std::printf("%s:%d: %s differs: %s (interp vs %s)\n", p.file.c_str(), s->line, s->name.c_str(),
-                d.c_str(), a.backend.c_str());
+    std::printf("%s:%d: %s differs: %s\n", p.file.c_str(), s->line, s->name.c_str(), d.c_str());
   }
   auto verdicts = [](const InterpResult& r) {
     std::vector<std::pair<const Statement*, std::string>> v;
@@ -237,10 +262,17 @@ int run_diff(const RunArgs& a) {
   return kOk;
 }
 
+void add_print_limit(CLI::App* cmd, int64_t& limit) {
+  cmd->add_option("--print-limit", limit,
+                  "print a value of more elements NumPy-style, its first and last three entries "
+                  "along each axis around '...' (0: print every element)")
+      ->check(CLI::NonNegativeNumber);
+}
+
 // --opts and --threads for commands that replay a failure under the engine settings it needs.
 void add_engine_flags(CLI::App* cmd, std::string& opts, int& threads, const std::string& what) {
-  cmd->add_option("--opts", opts, what + "kernel options (default none)");
-  cmd->add_option("--threads", threads, what + "threads (default 1)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--opts", opts, what + "kernel options");
+  cmd->add_option("--threads", threads, what + "threads")->check(CLI::Range(1, 1024));
 }
 
 // The generator's steering (fuzz/steering.h), kept as words so that one parser reads them here
@@ -265,6 +297,18 @@ void add_steering_flags(CLI::App* cmd, std::vector<std::string>& words) {
   for (const auto& [flag, help] : classes)
     cmd->add_flag_callback(
         flag, [&words, flag = flag] { words.push_back(flag); }, help);
+}
+
+// Durations, counts and limits: a number above 0 (CLI11's own check prints its whole range).
+CLI::Validator positive() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        double v = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0') return "takes a number, not '" + text + "'";
+        return v > 0 ? "" : "takes a number above 0, not " + text;
+      },
+      "POSITIVE");
 }
 
 CLI::App* command_named(CLI::App& app, const std::string& name) {
@@ -332,8 +376,16 @@ int dispatch(int argc, char** argv) {
                     "' (see uopc fuzz --list-plants)");
   CLI::App app{"uopc: a compiler, reference interpreter and fuzzer for the .uir tensor language"};
   app.require_subcommand(1);
+  // --help shows every default.
+  app.option_defaults()->always_capture_default();
   std::string path;
   int code = kOk;
+  // --plant on the commands that have no engine settings of their own.
+  std::string plant;
+  auto add_plant = [&](CLI::App* cmd, std::string& into) {
+    cmd->add_option("--plant", into,
+                    "switch on one planted bug, as UOPC_PLANT does (uopc fuzz --list-plants)");
+  };
 
   // Commands that only read a program and print something about it.
   const struct {
@@ -348,10 +400,14 @@ int dispatch(int argc, char** argv) {
   for (const auto& r : readers) {
     CLI::App* cmd = app.add_subcommand(r.name, r.description);
     cmd->add_option("FILE", path, "program, or - for standard input")->required();
-    cmd->callback([&, run = r.run] { code = run(path); });
+    add_plant(cmd, plant);
+    cmd->callback([&, run = r.run] {
+      if (!plant.empty()) apply_plant(plant);
+      code = run(path);
+    });
   }
   const char* opts_help =
-      "kernel options: auto (default), none, or e.g. 'upcast=0:4,1:4 unroll=4 tile=0:64 thread=0'";
+      "kernel options: auto, none, or e.g. 'upcast=0:4,1:4 unroll=4 tile=0:64 thread=0'";
   LowerArgs la;
   CLI::App* lower = app.add_subcommand("lower", "print FILE's kernels as loop programs");
   CLI::App* render = app.add_subcommand("render", "print the C source of FILE's kernels");
@@ -360,19 +416,27 @@ int dispatch(int argc, char** argv) {
     cmd->add_option("--opts", la.opts, opts_help);
     cmd->add_option("--max-elements", la.max_elements,
                     "refuse a program that stores a value larger than this")
-        ->check(CLI::NonNegativeNumber);
+        ->check(positive());
+    add_plant(cmd, plant);
+    cmd->callback([&, cmd] {
+      if (!plant.empty()) apply_plant(plant);
+      code = cmd == lower ? run_lower(la) : run_render(la);
+    });
   }
-  lower->callback([&] { code = run_lower(la); });
-  render->callback([&] { code = run_render(la); });
 
   InterpArgs ia;
   CLI::App* interp = app.add_subcommand("interp", "run FILE on the reference interpreter");
   interp->add_option("FILE", ia.path, "program, or - for standard input")->required();
   interp->add_option("--input", ia.inputs, "SLOT=FILE.npy: data for buffer slot SLOT");
-  interp->add_option("--out", ia.out_dir, "also write each output as DIR/NAME.npy");
+  interp->add_option("--out-dir", ia.out_dir, "also write each output as DIR/NAME.npy");
+  add_print_limit(interp, ia.print_limit);
   interp->add_option("--max-elements", ia.max_elements, "refuse values larger than this")
-      ->check(CLI::NonNegativeNumber);
-  interp->callback([&] { code = run_interp(ia); });
+      ->check(positive());
+  add_plant(interp, plant);
+  interp->callback([&] {
+    if (!plant.empty()) apply_plant(plant);
+    code = run_interp(ia);
+  });
 
   RunArgs ra;
   CLI::App* run = app.add_subcommand("run", "compile FILE to C, run it, print what interp prints");
@@ -384,7 +448,7 @@ int dispatch(int argc, char** argv) {
                     cmd == run ? "refuse a program that stores a value larger than this"
                                : "refuse a program that stores, compiled or interpreted, a "
                                  "value larger than this (the interpreter stores every value)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(positive());
     cmd->add_option("--backend", ra.backend,
                     "cc (the system C compiler) or tcc (libtcc in memory)");
     cmd->add_option("--plant", ra.plant,
@@ -394,33 +458,41 @@ int dispatch(int argc, char** argv) {
     cmd->add_flag("--check-ub", ra.check_ub,
                   "check every i32 op written as plain C for overflow at run time (exit 3 on one)");
     cmd->add_option("--opts", ra.opts, opts_help);
-    cmd->add_option("--threads", ra.threads,
-                    "threads for kernels with a thread loop (default: all cores)")
+    cmd->add_option("--threads", ra.threads, "threads for kernels with a thread loop")
+        ->default_str("all cores")
         ->check(CLI::Range(1, 1024));
   }
-  run->add_option("--out", ra.out_dir, "also write each output as DIR/NAME.npy");
-  run->add_flag("--bench", ra.bench,
-                "time the kernels (after a warm-up run) and end with their median time");
-  run->add_option("--runs", ra.bench_runs, "timed runs for --bench (default 10)")
-      ->check(CLI::Range(1, 1000000));
+  run->add_option("--out-dir", ra.out_dir, "also write each output as DIR/NAME.npy");
+  add_print_limit(run, ra.print_limit);
+  CLI::Option* bench = run->add_flag(
+      "--bench", ra.bench,
+      "time the kernels (after a warm-up run) and end with their median time, not the values");
+  run->add_option("--runs", ra.bench_runs, "timed runs for --bench")
+      ->check(CLI::Range(1, 1000000))
+      ->needs(bench);
   run->callback([&] { code = run_run(ra); });
   diff->callback([&] { code = run_diff(ra); });
 
   FuzzArgs fa;
   CLI::App* fuzz = app.add_subcommand("fuzz", "generate random programs and check every oracle");
-  fuzz->add_option("--seconds", fa.seconds, "how long to run (default 10)");
+  fuzz->add_option("--seconds", fa.seconds, "how long to run")->check(positive());
   fuzz->add_option("--status-every", fa.status_every,
-                   "seconds between status lines when stderr is not a terminal (default 10)")
-      ->check(CLI::PositiveNumber);
+                   "seconds between status lines when stderr is not a terminal")
+      ->check(positive());
   fuzz->add_flag("--stats", fa.stats,
                  "end with the edge values each op met and the symbolic oracle's verdicts");
-  fuzz->add_option("--seed", fa.seed, "first seed (default: from the clock)");
-  fuzz->add_option("--jobs", fa.jobs, "worker processes (default 1)");
+  fuzz->add_option("--seed", fa.seed, "first seed (0: from the clock)");
+  fuzz->add_option("--jobs", fa.jobs, "worker processes")->check(CLI::Range(1, 64));
   fuzz->add_option("--plant", fa.plant, "switch on one planted bug (see --list-plants)");
-  fuzz->add_option("--backend", fa.backend, "tcc (default, in memory) or cc");
-  fuzz->add_option("--max-programs", fa.max_programs, "stop after this many programs");
-  fuzz->add_option("--max-numel", fa.max_numel, "largest value a program may hold (default 256)");
-  fuzz->add_option("--replay", fa.replay, "check the program of one seed and print it");
+  fuzz->add_option("--backend", fa.backend, "tcc (libtcc in memory) or cc (the system C compiler)");
+  fuzz->add_option("--max-programs", fa.max_programs, "stop after this many programs")
+      ->default_str("no limit")
+      ->check(positive());
+  fuzz->add_option("--max-elements,--max-numel", fa.max_elements,
+                   "elements of the largest value a generated program may hold")
+      ->check(positive());
+  fuzz->add_option("--replay", fa.replay, "check the program of one seed and print it")
+      ->default_str("");
   fuzz->add_option("--target", fa.target,
                    "CMD: diff the interpreter against `CMD FILE` instead (docs/ENGINES.md)");
   fuzz->add_flag("--target-persistent", fa.target_persistent,
@@ -429,7 +501,7 @@ int dispatch(int argc, char** argv) {
                  "with --target: also check uopc's compiled engine and every oracle on each "
                  "program, so that three engines are diffed at once");
   fuzz->add_option("--compare", fa.compare,
-                   "how --target's outputs are judged: exact (default, bit for bit) or spec (the "
+                   "how --target's outputs are judged: exact (bit for bit) or spec (the "
                    "differences LANGUAGE.md §7 allows)");
   fuzz->add_flag("--nan-equal", fa.nan_equal,
                  "with --target: an element where either engine has NaN is not compared");
@@ -439,14 +511,18 @@ int dispatch(int argc, char** argv) {
   fuzz->add_flag("--list-plants", fa.list_plants, "print the planted bugs, one per line");
   fuzz->add_option("--corpus", fa.corpus,
                    "keep the smallest reproducer of each failure here (resumes)");
-  fuzz->add_option("-o,--artifacts", fa.artifacts,
-                   "without --corpus: write each failure as DIR/failure-SIGNATURE.uir "
-                   "(default: the current folder)");
+  fuzz->add_option("--out-dir,--artifacts", fa.artifacts,
+                   "without --corpus: write each failure as DIR/failure-SIGNATURE.uir");
   fuzz->add_flag("--minimize", fa.minimize,
                  "shrink every failure with uopc reduce before keeping it");
   fuzz->add_flag("--keep-going", fa.keep_going, "go on after a failure (implied by --corpus)");
-  fuzz->add_option("--time-limit", fa.time_limit, "seconds one program may take (default 10)");
+  fuzz->add_option("--time-limit", fa.time_limit, "seconds one program may take")
+      ->check(positive());
+  CLI::Option* check = fuzz->get_option("--check");
   add_engine_flags(fuzz, fa.opts, fa.threads, "with --check: ");
+  // They only say how --check runs its one program; a campaign draws them per program.
+  fuzz->get_option("--opts")->needs(check);
+  fuzz->get_option("--threads")->needs(check);
   add_steering_flags(fuzz, fa.steering_words);
   fuzz->callback([&] { code = run_fuzz(fa); });
 
@@ -459,10 +535,11 @@ int dispatch(int argc, char** argv) {
   reduce->add_option("--test", rd.test, "CMD: `CMD FILE` exits 0 while FILE still fails");
   reduce
       ->add_option("--timeout", rd.timeout,
-                   "seconds one run of --test may take (default 60; past it: not failing)")
-      ->check(CLI::PositiveNumber);
+                   "seconds one run of --test may take (past it: not failing)")
+      ->check(positive());
   reduce->add_option("-o,--out", rd.out, "where to write it (default corpus/SIGNATURE.uir)");
-  reduce->add_option("--backend", rd.backend, "tcc (default) or cc");
+  reduce->add_option("--backend", rd.backend,
+                     "tcc (libtcc in memory) or cc (the system C compiler)");
   add_engine_flags(reduce, rd.opts, rd.threads, "the failure's ");
   reduce->callback([&] { code = run_reduce(rd); });
 

@@ -163,8 +163,8 @@ std::unordered_map<const UOp*, Tensor> node_values(const std::vector<UOpRef>& ro
   return values;
 }
 
-std::string format_output(const std::string& name, const Tensor& t) {
-  return name + " " + type_string(t) + " = " + format_value(t);
+std::string format_output(const std::string& name, const Tensor& t, int64_t limit) {
+  return name + " " + type_string(t) + " = " + format_value(t, limit);
 }
 
 }  // namespace uopc

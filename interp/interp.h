@@ -49,6 +49,6 @@ std::unordered_map<const UOp*, Tensor> node_values(const std::vector<UOpRef>& ro
                                                    const InterpOptions& options = {});
 
 // "%name f32[2 3] = [[1 2 3] [4 5 6]]"
-std::string format_output(const std::string& name, const Tensor& t);
+std::string format_output(const std::string& name, const Tensor& t, int64_t limit = 0);
 
 }  // namespace uopc

@@ -1,7 +1,10 @@
 #include "interp/tensor.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace uopc {
 
@@ -63,16 +66,27 @@ Tensor default_input(DType dtype, int64_t n, int64_t slot) {
 
 namespace {
 
-void format_axis(const Tensor& t, const Shape& shape, size_t axis, int64_t& flat,
+// Elements shown at each end of a summarized axis.
+constexpr int64_t kEdgeItems = 3;
+
+void format_axis(const Tensor& t, const Shape& shape, size_t axis, int64_t base, bool summarize,
                  std::string& out) {
   if (axis == shape.size()) {
-    out += format_element(t.at(flat++));
+    out += format_element(t.at(base));
     return;
   }
+  int64_t stride =
+      element_count(Shape(shape.begin() + static_cast<ptrdiff_t>(axis) + 1, shape.end()));
+  int64_t n = shape[axis];
+  bool cut = summarize && n > 2 * kEdgeItems;
   out += '[';
-  for (int64_t i = 0; i < shape[axis]; ++i) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (cut && i == kEdgeItems) {
+      out += " ...";
+      i = n - kEdgeItems;
+    }
     if (i) out += ' ';
-    format_axis(t, shape, axis + 1, flat, out);
+    format_axis(t, shape, axis + 1, base + i * stride, summarize, out);
   }
   out += ']';
 }
@@ -84,10 +98,10 @@ bool same_element(const Scalar& a, const Scalar& b) {
 
 }  // namespace
 
-std::string format_value(const Tensor& t) {
+std::string format_value(const Tensor& t, int64_t limit) {
   std::string out;
-  int64_t flat = 0;
-  format_axis(t, t.shape(), 0, flat, out);  // recursion depth is the rank, at most 8
+  bool summarize = limit > 0 && t.size() > limit;
+  format_axis(t, t.shape(), 0, 0, summarize, out);  // recursion depth is the rank, at most 8
   return out;
 }
 
@@ -106,6 +120,80 @@ std::string describe_difference(const Tensor& a, const Tensor& b) {
   if (at < 0) return {};
   return "first difference at " + index_string(a.shape(), at) + ": " + format_element(a.at(at)) +
          " vs " + format_element(b.at(at));
+}
+
+namespace {
+
+// f32 bits as integers that count representable values in order, so that their difference is
+// the distance in ulps (-0 and +0 are 0 apart).
+int64_t ordered(float f) {
+  int32_t bits = std::bit_cast<int32_t>(f);
+  return bits < 0 ? int64_t{INT32_MIN} - bits : bits;
+}
+
+struct Worst {
+  double value = -1;
+  int64_t at = -1;
+  void offer(double v, int64_t i) {
+    if (v > value) value = v, at = i;
+  }
+};
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string difference_summary(const Tensor& a, const Tensor& b, const std::string& a_name,
+                               const std::string& b_name, int shown) {
+  std::vector<int64_t> differ;
+  Worst absolute, ulps;
+  int64_t nan_mismatches = 0;
+  for (int64_t i = 0; i < a.size(); ++i) {
+    Scalar x = a.at(i), y = b.at(i);
+    if (same_element(x, y)) continue;
+    differ.push_back(i);
+    if (x.dtype == DType::F32) {
+      float fx = x.as_f32(), fy = y.as_f32();
+      if (std::isnan(fx) != std::isnan(fy)) {
+        ++nan_mismatches;
+        continue;
+      }
+      absolute.offer(std::fabs(static_cast<double>(fx) - fy), i);
+      ulps.offer(static_cast<double>(std::llabs(ordered(fx) - ordered(fy))), i);
+    } else if (x.dtype == DType::I32) {
+      absolute.offer(std::fabs(static_cast<double>(x.as_i32()) - y.as_i32()), i);
+    }
+  }
+  if (differ.empty()) return {};
+  const Shape& shape = a.shape();
+  std::string out =
+      std::to_string(differ.size()) + " of " + std::to_string(a.size()) + " elements differ";
+  if (absolute.at >= 0)
+    out += "; largest difference " + number(absolute.value) + " at " +
+           index_string(shape, absolute.at);
+  if (ulps.at >= 0)
+    out += ", largest in ulps " + std::to_string(static_cast<int64_t>(ulps.value)) + " at " +
+           index_string(shape, ulps.at);
+  if (nan_mismatches) out += "; " + std::to_string(nan_mismatches) + " NaN where the other is not";
+  std::vector<std::vector<std::string>> rows{{"index", a_name, b_name}};
+  for (size_t k = 0; k < differ.size() && k < static_cast<size_t>(shown); ++k)
+    rows.push_back({index_string(shape, differ[k]), format_element(a.at(differ[k])),
+                    format_element(b.at(differ[k]))});
+  std::vector<size_t> width(3, 0);
+  for (const auto& r : rows)
+    for (size_t c = 0; c < 3; ++c) width[c] = std::max(width[c], r[c].size());
+  for (const auto& r : rows) {
+    out += "\n ";
+    for (size_t c = 0; c < 3; ++c) out += " " + r[c] + std::string(width[c] - r[c].size(), ' ');
+    while (out.back() == ' ') out.pop_back();
+  }
+  if (differ.size() > static_cast<size_t>(shown))
+    out += "\n  ... and " + std::to_string(differ.size() - shown) + " more";
+  return out;
 }
 
 std::string index_string(const Shape& shape, int64_t flat) {

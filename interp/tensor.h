@@ -38,8 +38,10 @@ Tensor empty_tensor(DType dtype, const Shape& shape);
 // i32, v / 4 as f32, v > 0 as bool.
 Tensor default_input(DType dtype, int64_t n, int64_t slot);
 
-// Nested brackets, space separated: "[[1 2 3] [4 5 6]]"; a scalar is its element.
-std::string format_value(const Tensor& t);
+// Nested brackets, space separated: "[[1 2 3] [4 5 6]]"; a scalar is its element. A value of
+// more than `limit` elements (0: no limit) is summarized as NumPy does: each axis longer than
+// six shows its first and last three entries around "...".
+std::string format_value(const Tensor& t, int64_t limit = 0);
 
 // "f32[2 3]"
 std::string type_string(const Tensor& t);
@@ -50,6 +52,13 @@ int64_t first_difference(const Tensor& a, const Tensor& b);
 
 // "" when equal (as first_difference), else "first difference at [1 2]: 1.5 vs 2".
 std::string describe_difference(const Tensor& a, const Tensor& b);
+
+// How two values of one type differ, for people: how many elements differ, the largest
+// absolute difference and (f32) the largest difference in units in the last place, each with
+// its index, then the first `shown` differing elements with both values side by side under
+// the names `a_name` and `b_name`. "" when they are equal.
+std::string difference_summary(const Tensor& a, const Tensor& b, const std::string& a_name,
+                               const std::string& b_name, int shown = 5);
 
 // "[1 2]": the multi-index of a flat position.
 std::string index_string(const Shape& shape, int64_t flat);

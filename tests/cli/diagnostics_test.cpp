@@ -139,6 +139,46 @@ TEST(Diagnostics, CommandLineMistakes) {
   }
 }
 
+// Arguments are checked: a value that cannot mean anything, or a flag that does nothing in that
+// mode, is refused with the reason.
+TEST(Diagnostics, ArgumentsAreChecked) {
+  const struct {
+    const char* args;
+    const char* first_line;
+  } cases[] = {
+      {"fuzz --seconds 0", "uopc: error: --seconds: takes a number above 0, not 0"},
+      {"fuzz --seconds -1", "uopc: error: --seconds: takes a number above 0, not -1"},
+      {"fuzz --time-limit 0", "uopc: error: --time-limit: takes a number above 0, not 0"},
+      {"fuzz --max-numel -5", "uopc: error: --max-elements: takes a number above 0, not -5"},
+      {"fuzz --jobs 0", "uopc: error: --jobs: Value 0 not in range 1 to 64"},
+      {"fuzz --opts auto", "uopc: error: --opts requires --check"},
+      {"fuzz --threads 2", "uopc: error: --threads requires --check"},
+      {"run --runs 3 -", "uopc: error: --runs requires --bench"},
+      {"interp --max-elements 0 -", "uopc: error: --max-elements: takes a number above 0, not 0"},
+      {"interp --input 7=a.npy -",
+       "uopc: error: --input 7=a.npy: the program has no buffer of slot 7 (its slots: 0, 1)"},
+      {"interp --input 0=a.npy --input 0=b.npy -",
+       "uopc: error: --input 0=b.npy: slot 0 is already given a.npy"},
+  };
+  for (const auto& c : cases) {
+    auto r = run_uopc(c.args, "%a = buffer 3\n%b = buffer 2 slot=1\n");
+    EXPECT_EQ(r.exit_code, 2) << c.args;
+    EXPECT_EQ(r.err.substr(0, r.err.find('\n')), c.first_line) << c.args;
+  }
+}
+
+// --plant works on every command that reads a program, as UOPC_PLANT does.
+TEST(Diagnostics, EveryCommandTakesPlant) {
+  const char* wrong = "%a = stack 1 2 3\n%b = reshape %a shape=[2 2]\n";
+  for (const char* cmd : {"check", "print", "dot", "interp", "lower", "render", "run", "diff"}) {
+    EXPECT_EQ(run_uopc(std::string(cmd) + " -", wrong).exit_code, 2) << cmd;
+    auto r = run_uopc(std::string(cmd) + " --plant skip_static_checks -", wrong);
+    EXPECT_NE(r.err.find("cannot reshape"), 0u) << cmd;
+    EXPECT_EQ(r.err.find("error: reshape"), std::string::npos) << cmd << ": " << r.err;
+  }
+  EXPECT_EQ(run_uopc("check --plant nonsense -", "%a = stack 1\n").exit_code, 2);
+}
+
 TEST(Diagnostics, HelpAndVersion) {
   auto r = run_uopc("help");
   EXPECT_EQ(r.exit_code, 0);

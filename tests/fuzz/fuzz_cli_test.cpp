@@ -31,8 +31,8 @@ TEST(FuzzCli, ACleanCampaignExitsZero) {
 }
 
 TEST(FuzzCli, APlantedBugExitsOneAndPrintsTheProgram) {
-  auto c =
-      run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 -o " + ::testing::TempDir());
+  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 --out-dir " +
+                    ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("disagreement: the "), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("# program (seed "), std::string::npos) << c.out;
@@ -49,14 +49,15 @@ TEST(FuzzCli, ReplayChecksOneSeed) {
 // The summary's hint is a command that replays the failure, with the flags the campaign ran
 // with, and what --replay prints is a .uir file.
 TEST(FuzzCli, TheReplayHintReplaysAndPrintsValidUir) {
-  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 --max-numel 64 -o " +
-                    ::testing::TempDir());
+  auto c =
+      run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 --max-elements 64 --out-dir " +
+               ::testing::TempDir());
   ASSERT_EQ(c.exit_code, 1) << c.out << c.err;
   size_t at = c.out.find("replay with uopc ");
   ASSERT_NE(at, std::string::npos) << c.out;
   at += std::string("replay with uopc ").size();
   std::string hint = c.out.substr(at, c.out.find(')', at) - at);
-  EXPECT_NE(hint.find("--max-numel 64"), std::string::npos) << hint;
+  EXPECT_NE(hint.find("--max-elements 64"), std::string::npos) << hint;
   auto replayed = run_uopc(hint);
   EXPECT_EQ(replayed.exit_code, 1) << hint << "\n" << replayed.out << replayed.err;
   EXPECT_EQ(replayed.out.rfind("# ", 0), 0u) << replayed.out;
@@ -67,7 +68,7 @@ TEST(FuzzCli, TheReplayHintReplaysAndPrintsValidUir) {
 // UOPC_PLANT is --plant for every subcommand, and a name that is no plant is an error.
 TEST(FuzzCli, UopcPlantWorksLikePlant) {
   ::setenv("UOPC_PLANT", "permute_inverse", 1);
-  auto found = run_uopc("fuzz --seconds 20 --seed 5 -o " + ::testing::TempDir());
+  auto found = run_uopc("fuzz --seconds 20 --seed 5 --out-dir " + ::testing::TempDir());
   ::setenv("UOPC_PLANT", "no_such_bug", 1);
   auto bad = run_uopc("interp -", "%a = stack 1 2\n");
   ::unsetenv("UOPC_PLANT");
@@ -150,7 +151,7 @@ TEST(FuzzCli, SigintAndSigtermEndWithTheSummary) {
 TEST(FuzzCli, AFailureLeavesAFileWithoutACorpus) {
   std::string dir = ::testing::TempDir() + "/artifacts";
   std::filesystem::remove_all(dir);
-  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 -o " + dir);
+  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 --out-dir " + dir);
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   std::string path = dir + "/failure-engines-permute.uir";
   ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
@@ -227,7 +228,7 @@ namespace {
 
 // A campaign's failing program, as a file.
 std::string failing_program(const std::string& plant) {
-  auto c = testing::run_uopc("fuzz --plant " + plant + " --seconds 20 --seed 5 -o " +
+  auto c = testing::run_uopc("fuzz --plant " + plant + " --seconds 20 --seed 5 --out-dir " +
                              ::testing::TempDir());
   size_t at = c.out.find("):\n", c.out.find("# program (seed "));
   size_t end = c.out.find("fuzz: ", at);
@@ -337,17 +338,18 @@ TEST(FuzzCampaign, KeepsOneReproducerPerSignature) {
 }
 
 TEST(FuzzCampaign, AProgramPastTheTimeLimitIsKilledAndTheCampaignGoesOn) {
-  auto c = testing::run_uopc("fuzz --seconds 3 --time-limit 0 --keep-going --seed 3 -o " +
-                             ::testing::TempDir());
+  auto c =
+      testing::run_uopc("fuzz --seconds 3 --time-limit 0.001 --keep-going --seed 3 --out-dir " +
+                        ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("signature timeout"), std::string::npos) << c.out;
-  EXPECT_NE(c.out.find("ran past the 0 s time limit"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("ran past the 0.001 s time limit"), std::string::npos) << c.out;
 }
 
 TEST(FuzzCampaign, ACrashedWorkerIsReportedAndRestarted) {
   std::string out = ::testing::TempDir() + "/crash-campaign.txt";
   std::string script = std::string(UOPC_BINARY_PATH) +
-                       " fuzz --seconds 5 --keep-going --seed 9 -o " + ::testing::TempDir() +
+                       " fuzz --seconds 5 --keep-going --seed 9 --out-dir " + ::testing::TempDir() +
                        " > " + out + " 2>&1 & d=$!; sleep 2; pkill -KILL -P $d; wait $d";
   std::system(script.c_str());
   std::string text = testing::read_file(out);
@@ -368,7 +370,7 @@ TEST(FuzzTarget, DiffsAnExternalEngine) {
   std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
   auto c = testing::run_uopc("fuzz --seconds 3 --seed 2 --target '" + run + "'");
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
-  c = testing::run_uopc("fuzz --seconds 20 --seed 2 --minimize -o " + ::testing::TempDir() +
+  c = testing::run_uopc("fuzz --seconds 20 --seed 2 --minimize --out-dir " + ::testing::TempDir() +
                         " --target '" + run + " --plant flip_off_by_one'");
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("signature target-"), std::string::npos) << c.out;
@@ -459,7 +461,7 @@ TEST(TargetProtocol, AHangingEngineIsKilledWithItsChildren) {
   auto started = std::chrono::steady_clock::now();
   auto c = testing::run_uopc(
       "fuzz --seconds 20 --max-programs 6 --seed 5 --time-limit 1 "
-      "--keep-going -o " +
+      "--keep-going --out-dir " +
       ::testing::TempDir() + " --target " + hang);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;

@@ -68,7 +68,7 @@ TEST(NumpyEngine, ACampaignUnderSpecsComparisonIsClean) {
   auto c = testing::run_uopc(
       "fuzz --seconds 60 --max-programs 1500 --jobs 2 --seed 11 --compare "
       "spec --target-persistent --target " +
-      shell_quote(numpy_engine(true)) + " -o " + ::testing::TempDir());
+      shell_quote(numpy_engine(true)) + " --out-dir " + ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
   EXPECT_NE(c.out.find("1500 programs"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find(" 0 skipped (unsupported), 0 disagreements"), std::string::npos) << c.out;
@@ -111,7 +111,7 @@ TEST(NumpyEngine, RunsBesideTheCompiledEngine) {
   auto c = testing::run_uopc(
       "fuzz --seconds 60 --seed 5 --with-engines --plant permute_inverse "
       "--compare spec --target-persistent --target " +
-      shell_quote(numpy_engine(true)) + " -o " + ::testing::TempDir());
+      shell_quote(numpy_engine(true)) + " --out-dir " + ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("disagreement: the engines oracle failed"), std::string::npos) << c.out;
 }

@@ -57,8 +57,8 @@ TEST_F(TinygradEngine, ItsSteeringLeavesNothingToSkip) {
   auto c = testing::run_uopc(
       "fuzz --seconds 300 --time-limit 120 --max-programs 40 --jobs 2 --seed 3 --compare "
       "spec " +
-      steering + " --target-persistent --target 'python3 " + adapter() + " --persistent' -o " +
-      ::testing::TempDir());
+      steering + " --target-persistent --target 'python3 " + adapter() +
+      " --persistent' --out-dir " + ::testing::TempDir());
   EXPECT_NE(c.out.find("40 programs"), std::string::npos) << c.out << c.err;
   EXPECT_NE(c.out.find(" 0 skipped (unsupported)"), std::string::npos) << c.out << c.err;
 }
