@@ -169,7 +169,7 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   if (!a.minimize || r.failure.oracle == "rejection") return r;
   std::string oracle = r.failure.oracle, signature = r.signature;
   Minimized small = minimize(p, config, [&](const EngineConfig& c) {
-    return fails_oracle(oracle, backend, signature, c);
+    return fails_oracle(oracle, backend, signature, c, &p);
   });
   config = small.config;
   p = parse_program(small.reduced.text, "reduced.uir");

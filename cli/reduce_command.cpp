@@ -99,7 +99,7 @@ int run_reduce(const ReduceArgs& a) {
     oracle = f->oracle;
     detail = f->detail;
     signature = failure_signature(*f, p, *backend, config);
-    interesting = fails_oracle(oracle, *backend, signature, config);
+    interesting = fails_oracle(oracle, *backend, signature, config, &p);
   }
   int before = count_statements(read_source(a.path));
   if (!interesting(read_source(a.path))) {
@@ -125,7 +125,7 @@ int run_reduce(const ReduceArgs& a) {
   } else if (!signature.empty()) {  // the engine settings shrink too
     Minimized m = minimize(
         p, config,
-        [&](const EngineConfig& c) { return fails_oracle(oracle, *backend, signature, c); },
+        [&](const EngineConfig& c) { return fails_oracle(oracle, *backend, signature, c, &p); },
         progress);
     r = m.reduced;
     config = m.config;

@@ -341,8 +341,15 @@ std::optional<Failure> failure_in_family(const std::string& family, const Progra
   return check_composites(p, backend, true, config.by_helper);
 }
 
+// The ops of `p`.
+std::set<Op> ops_of(const Program& p) {
+  std::set<Op> ops;
+  for (const UOp* n : topo_order(p.roots())) ops.insert(n->op);
+  return ops;
+}
+
 Interesting fails_oracle(const std::string& oracle, Backend& backend, const std::string& signature,
-                         const EngineConfig& config) {
+                         const EngineConfig& config, const Program* original) {
   if (oracle == "rejection") {
     return [](const std::string& text) {
       if (!reparse(text)) return false;
@@ -353,9 +360,20 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend, const std:
       return refused;
     };
   }
-  return [oracle, signature, config, &backend](const std::string& text) {
+  std::vector<Op> kept;
+  if (original) {
+    std::set<Op> has = ops_of(*original);
+    for (Op op : signature_ops(signature))
+      if (has.count(op)) kept.push_back(op);
+  }
+  return [oracle, signature, config, kept, &backend](const std::string& text) {
     std::optional<Program> p = reparse(text);
     if (!p) return false;
+    if (!kept.empty()) {
+      std::set<Op> has = ops_of(*p);
+      for (Op op : kept)
+        if (!has.count(op)) return false;
+    }
     std::optional<Failure> f = failure_in_family(oracle_family(oracle), *p, backend, config);
     return f && (signature.empty() || failure_signature(*f, *p, backend, config) == signature);
   };

@@ -36,9 +36,12 @@ using Interesting = std::function<bool(const std::string& text)>;
 // Fails an oracle of the named one's family (fuzz/signature.h: "engines", "memory" and
 // "composites" are one family; "cost"; "roundtrip"), with the given signature unless it is
 // empty. "rejection": the text parses as it is, but not with the active planted bug off.
-// `config`: how the compiled engine runs each candidate.
+// `config`: how the compiled engine runs each candidate. With `original`, a candidate must also
+// keep every op the signature names that `original` has, so that the reproducer shows the op its
+// name speaks of (a flip whose composite's reduce fails stays a reduce, not a bare flip).
 Interesting fails_oracle(const std::string& oracle, Backend& backend,
-                         const std::string& signature = "", const EngineConfig& config = {});
+                         const std::string& signature = "", const EngineConfig& config = {},
+                         const Program* original = nullptr);
 
 // Still fails against an external engine (check_target) in the same way: the same target_kind
 // (fuzz/signature.h) as `failure`.

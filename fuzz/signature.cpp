@@ -28,16 +28,42 @@ struct Isolated {
   std::vector<UOpRef> inputs;  // the fresh buffers, reshaped to the sources' shapes
 };
 
-// n reading fresh input buffers (distinct values) instead of its data sources, so that its
-// own rule alone decides its value; offsets and indices stay, as they must stay provable.
-// How the fresh inputs of an isolated node are shaped. Widened: every size-1 axis 2 long, since
-// an index mistake on a size-1 axis reads the same element (its index is always 0). Extended:
-// one more trailing axis, 2 long, since a mistake that swaps axes is no mistake when there is
-// one. Both only for ops whose attributes do not depend on their operands' sizes (extended:
-// nor on their rank).
+// n reading fresh inputs (new buffers, or literals that tell more elements apart) instead of its
+// data sources, so that its own rule alone decides its value; offsets and indices stay, as they
+// must stay provable. How the fresh inputs of an isolated node are shaped. Widened: every size-1
+// axis 2 long, since an index mistake on a size-1 axis reads the same element (its index is always
+// 0). Extended: one more trailing axis, 2 long, since a mistake that swaps axes is no mistake when
+// there is one. Both only for ops whose attributes do not depend on their operands' sizes
+// (extended: nor on their rank).
 enum class Inputs { Same, Widened, Extended };
 
-std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same) {
+// Fresh input data that tells more elements apart than the default data does, as a literal
+// stack reshaped to `shape`, in kVariedPatterns variants. i32 and f32 (variant 0 only): values
+// that all differ, odd so that a product of many does not wrap to 0. bool, which cannot differ
+// everywhere: a rare true, a rare false (so that a max or min over the wrong elements differs),
+// and trues on every second and every third element (so that axes differ).
+constexpr int kVariedPatterns = 4;
+
+std::optional<UOpRef> varied_values(DType dtype, const Shape& shape, int variant) {
+  int64_t count = element_count(shape);
+  if (count > 5000 || (variant > 0 && dtype != DType::Bool)) return std::nullopt;
+  std::vector<UOpRef> values;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t h = (i * 7919 + 13) % 10007;  // 10007 is prime, so h differs for every i
+    int32_t odd = static_cast<int32_t>(2 * (h - 5003) + 1);
+    bool pattern[kVariedPatterns] = {h % 13 == 0, h % 13 != 0, i % 2 == 1, i % 3 == 0};
+    Scalar v = dtype == DType::Bool  ? Scalar::of_bool(pattern[variant])
+               : dtype == DType::F32 ? Scalar::of_f32(1.0f + static_cast<float>(odd) / 32768)
+                                     : Scalar::of_i32(odd);
+    values.push_back(literal(v));
+  }
+  return reshape(stack(values), shape);
+}
+
+// `varied` >= 0: the fresh inputs hold varied_values of that variant, since the default data
+// hides some mistakes (it repeats every 23 elements within [-11, 11], so a max over the wrong
+// elements finds the same 11, and a product of many wraps to the same 0).
+std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int varied = -1) {
   bool agnostic = is_alu(n.op) || n.op == Op::Cast || n.op == Op::Flip || n.op == Op::Reduce ||
                   n.op == Op::Stack || (n.op == Op::Permute && mode == Inputs::Widened);
   if (mode != Inputs::Same && !agnostic) return std::nullopt;
@@ -47,7 +73,7 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same) {
   for (size_t k = 0; k < n.src.size(); ++k) {
     const UOpRef& s = n.src[k];
     bool data = k == 0 || (n.op != Op::Shrink && n.op != Op::Index);
-    bool keep = s->op == Op::Const || (s->op == Op::Buffer && mode == Inputs::Same);
+    bool keep = s->op == Op::Const || (s->op == Op::Buffer && mode == Inputs::Same && varied < 0);
     if (!data || keep || s->numel() == 0) {
       if (mode != Inputs::Same && s->rank() > 0) return std::nullopt;  // it would not fit
       src.push_back(s);
@@ -57,10 +83,14 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same) {
     if (mode == Inputs::Widened)
       for (int64_t& d : shape) changed |= d == 1, d = d == 1 ? 2 : d;
     if (mode == Inputs::Extended && shape.size() < 8) shape.push_back(2), changed = true;
-    src.push_back(reshape(buffer(element_count(shape), s->dtype, slot++), shape));
+    std::optional<UOpRef> values =
+        varied >= 0 ? varied_values(s->dtype, shape, varied) : std::nullopt;
+    changed |= values.has_value();
+    src.push_back(values ? *values
+                         : reshape(buffer(element_count(shape), s->dtype, slot++), shape));
     inputs.push_back(src.back());
   }
-  if (mode != Inputs::Same && !changed) return std::nullopt;
+  if ((mode != Inputs::Same || varied >= 0) && !changed) return std::nullopt;
   try {
     UOpRef node = with_sources(n, src);
     if (mode == Inputs::Same) return Isolated{node, inputs};
@@ -94,23 +124,33 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   std::vector<const UOp*> order;
   for (const UOp* n : topo_order(p.roots()))
     if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
-  auto alone_fails = [&](const UOp& n, const Test& test) -> std::optional<Isolated> {
-    for (Inputs mode : {Inputs::Same, Inputs::Widened, Inputs::Extended}) {
-      std::optional<Isolated> alone = isolated(n, mode);
-      if (alone && test(single_output(p, alone->node))) return alone;
-    }
+  // The default data first (`varied` false); varied data only when that finds nothing, as
+  // each probe costs a run (a process, for an external engine).
+  auto alone_fails = [&](const UOp& n, const Test& test, bool varied) -> std::optional<Isolated> {
+    for (int data = varied ? 0 : -1; data < (varied ? kVariedPatterns : 0); ++data)
+      for (Inputs mode : {Inputs::Same, Inputs::Widened, Inputs::Extended}) {
+        if (varied && mode == Inputs::Widened) continue;  // size-1 axes hide nothing new
+        std::optional<Isolated> alone = isolated(n, mode, data);
+        if (alone && test(single_output(p, alone->node))) return alone;
+      }
     return std::nullopt;
   };
-  for (const UOp* n : order) {
-    std::optional<Isolated> alone = alone_fails(*n, fails);
-    if (!alone) continue;
-    // The fresh inputs go through reshape's rule; that may be what fails.
-    for (const UOpRef& input : alone->inputs)
-      if (input->op == Op::Reshape && fails(single_output(p, input))) return Located{Op::Reshape};
-    Located at{n->op, plain && alone_fails(*n, *plain)};
-    if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
-    return at;
-  }
+  for (bool varied : {false, true})
+    for (const UOp* n : order) {
+      std::optional<Isolated> alone = alone_fails(*n, fails, varied);
+      if (!alone) continue;
+      // The fresh inputs go through reshape's rule (and a stack's, for varied values); that
+      // may be what fails.
+      for (const UOpRef& input : alone->inputs) {
+        if (input->op != Op::Reshape || !fails(single_output(p, input))) continue;
+        const UOpRef& values = input->src[0];
+        bool stack_fails = values->op == Op::Stack && fails(single_output(p, values));
+        return Located{stack_fails ? Op::Stack : Op::Reshape};
+      }
+      Located at{n->op, plain && (alone_fails(*n, *plain, false) || alone_fails(*n, *plain, true))};
+      if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
+      return at;
+    }
   for (const UOp* n : order)
     if (fails(single_output(p, shared_from(n)))) return Located{n->op};
   return std::nullopt;
@@ -283,6 +323,18 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
   if (std::optional<Located> at = culprit(family, p, backend, config))
     return family + "-" + std::string(op_name(at->op));
   return by_outputs(f, p);
+}
+
+std::vector<Op> signature_ops(const std::string& signature) {
+  std::vector<Op> ops;
+  for (size_t at = 0; at <= signature.size();) {
+    size_t end = signature.find_first_of("-+", at);
+    if (end == std::string::npos) end = signature.size();
+    std::optional<Op> op = parse_op(signature.substr(at, end - at));
+    if (op) ops.push_back(*op);
+    at = end + 1;
+  }
+  return ops;
 }
 
 }  // namespace uopc

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "compiler/backend.h"
 #include "fuzz/oracles.h"
@@ -49,6 +50,9 @@ std::string target_signature(const Failure& f, const Program& p, Target& target)
 // verdict differs), "exitN" (it answered status N, neither 0 nor 1), "SIGSEGV" (a signal ended
 // it), "timeout".
 std::string target_kind(const Failure& f);
+
+// The ops a signature names: "engines-reduce" names reduce, "engines-upcast" names none.
+std::vector<Op> signature_ops(const std::string& signature);
 
 // The family an oracle belongs to ("memory" -> "engines"), or the oracle itself.
 std::string oracle_family(const std::string& oracle);

@@ -337,6 +337,22 @@ TEST(FuzzCampaign, KeepsOneReproducerPerSignature) {
       << c.out;
 }
 
+// A reproducer shows the op its signature names: the flip here also fails, through the reduce
+// of its composite, and a bare flip named engines-reduce would send its reader to the wrong op.
+TEST(FuzzCli, AReducedProgramKeepsTheOpItsSignatureNames) {
+  std::string dir = ::testing::TempDir() + "/reduce-keeps-op";
+  std::filesystem::create_directories(dir);
+  std::string in = dir + "/in.uir", out = dir + "/out.uir";
+  std::ofstream(in) << "%x = buffer 6 dtype=i32\n%m = reshape %x shape=[3 2]\n"
+                       "%r = reduce %m op=max pop=1\n%f = flip %r axes=[0]\n"
+                       "%g = flip %x axes=[0]\n%h = add %g 1\n";
+  auto c = testing::run_uopc("reduce --plant reduce_trailing_axes -o " + out + " " + in);
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  std::string text = testing::read_file(out);
+  EXPECT_NE(text.find("# signature: engines-reduce\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(" = reduce "), std::string::npos) << text;
+}
+
 TEST(FuzzCampaign, AProgramPastTheTimeLimitIsKilledAndTheCampaignGoesOn) {
   auto c =
       testing::run_uopc("fuzz --seconds 3 --time-limit 0.001 --keep-going --seed 3 --out-dir " +

@@ -147,6 +147,30 @@ TEST_F(Planted, AMistakeASizeOneAxisHidesIsStillNamedByItsOp) {
   EXPECT_EQ(failure_signature(*f, p, *tcc), "engines-permute");
 }
 
+// The default data repeats within [-11, 11]: a max over the wrong elements still finds 11, and a
+// product of many wraps to 0 either way. The op is still named, as fresh inputs of varied
+// values show the mistake computed alone.
+TEST_F(Planted, AMistakeTheDefaultDataHidesIsStillNamedByItsOp) {
+  set_plant(Plant::ReduceTrailingAxes);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  const char* programs[] = {
+      "%x = buffer 32 dtype=i32\n%r = reduce %x op=max pop=1\n",
+      "%x = buffer 36 dtype=i32\n%r = reduce %x op=mul pop=1\n",
+      "%x = stack false false true true\n%r = reduce %x op=max pop=1\n",
+      "%x = buffer 75 dtype=bool\n%y = reshape %x shape=[5 1 3 5 1]\n%r = reduce %y op=min pop=3\n",
+  };
+  for (const char* text : programs) {
+    Program p = parse_program(text, "t.uir");
+    for (const char* opts :
+         {"unroll=2:ordered", "unroll=3:ordered", "unroll=4:ordered", "block=2"}) {
+      EngineConfig config = fixed(opts, 1);
+      std::optional<Failure> f = check_engines(p, *tcc, config);
+      if (!f) continue;
+      EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-reduce") << opts << "\n" << text;
+    }
+  }
+}
+
 // A failure of an external engine is named by the op that fails when the engine computes it
 // alone, not by the ops of the output where it showed.
 TEST(TargetSignature, LocalizesThroughTheTarget) {
