@@ -16,7 +16,8 @@
 //   fails alone without options (on inputs with size-1 axes widened, or one more axis), which
 //   names the op;
 // - else the op, by localization: each node, in topological order, computed alone on fresh
-//   input buffers, the first that fails naming the op. So a wrong permute rule is
+//   input buffers (then, if none fails, on literals that tell elements apart), the first that
+//   fails naming the op. So a wrong permute rule is
 //   "engines-permute" whether the permute feeds an add, a reduce or a pad's composite, whether
 //   its own input happens to hide the mistake (all zeros, say), and whether the wrong index
 //   reads a wrong element or leaves the buffer. When no node fails alone (a bug that needs
