@@ -346,6 +346,11 @@ std::string flag_suggestion(CLI::App& app, int argc, char** argv) {
     word = word.substr(0, word.find('='));
     if (std::find(flags.begin(), flags.end(), word) != flags.end()) continue;
     std::string hint = did_you_mean(word, flags);
+    // A flag cut short (--out for --out-dir) is meant as the one it begins, if only one does.
+    std::vector<std::string> longer;
+    for (const std::string& f : flags)
+      if (f.rfind(word, 0) == 0) longer.push_back(f);
+    if (hint.empty() && longer.size() == 1) hint = "; did you mean '" + longer[0] + "'?";
     return hint.empty() ? "; " + std::string(argv[1]) + " has no flag " + word : hint;
   }
   return "";
@@ -496,7 +501,8 @@ int dispatch(int argc, char** argv) {
   fuzz->add_option("--target", fa.target,
                    "CMD: diff the interpreter against `CMD FILE` instead (docs/ENGINES.md)");
   fuzz->add_flag("--target-persistent", fa.target_persistent,
-                 "start --target once per worker; it reads one program path per line on stdin");
+                 "start --target once per worker; it reads one program path per line on stdin")
+      ->needs(fuzz->get_option("--target"));
   fuzz->add_flag("--with-engines", fa.with_engines,
                  "with --target: also check uopc's compiled engine and every oracle on each "
                  "program, so that three engines are diffed at once");

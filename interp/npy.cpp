@@ -1,6 +1,7 @@
 #include "interp/npy.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <xtensor/xnpy.hpp>
@@ -70,6 +71,8 @@ Tensor from_bytes(const char* data, const Shape& shape) {
 }  // namespace
 
 Tensor read_npy(const std::string& path, int64_t max_elements) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) bad(path, "it is a folder");
   std::ifstream in(path, std::ios::binary);
   if (!in) bad(path, "cannot open it");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

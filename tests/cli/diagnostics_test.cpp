@@ -124,9 +124,18 @@ TEST(Diagnostics, CommandLineMistakes) {
        "uopc: error: The following arguments were not expected: x.uir --backnd; did you mean "
        "'--backend'?"},
       {"check /", "/: error: is a folder, not a program file"},
+      {"interp --input 0=/ x.uir", "/: error: not a usable .npy file: it is a folder"},
+      {"interp --out dir x.uir",
+       "uopc: error: The following arguments were not expected: x.uir --out; did you mean "
+       "'--out-dir'?"},
+      {"fuzz --target-persistent", "uopc: error: --target-persistent requires --target"},
   };
+  std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/x.uir") << "%a = buffer 3\n";
   for (const auto& c : cases) {
-    auto r = run_uopc(c.args);
+    // From the folder that holds x.uir, so that the messages name it as a user would.
+    auto r =
+        testing::run_shell("cd " + dir + " && " + UOPC_BINARY_PATH + std::string(" ") + c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args;
     EXPECT_EQ(r.err.substr(0, r.err.find('\n')), c.first_line) << c.args;
   }
@@ -188,6 +197,12 @@ TEST(Diagnostics, HelpAndVersion) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Usage: uopc run [OPTIONS] FILE"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--max-elements"), std::string::npos);
+  // Defaults that differ by command are shown by each.
+  EXPECT_NE(r.out.find("--backend TEXT=cc"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--opts TEXT=auto"), std::string::npos) << r.out;
+  r = run_uopc("help fuzz");
+  EXPECT_NE(r.out.find("--backend TEXT=tcc"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--seconds FLOAT:POSITIVE=10"), std::string::npos) << r.out;
   r = run_uopc("--version");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out.rfind("uopc ", 0), 0u) << r.out;
