@@ -102,6 +102,24 @@ TEST(Diagnostics, ProgramMistakes) {
   }
 }
 
+// A binary file or a line of thousands of literals does not reach the terminal whole.
+TEST(Diagnostics, SnippetsOfBinaryAndLongLines) {
+  auto r = run_uopc("check -", std::string("%a = stack 1 \x8d\x01\n"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "<stdin>:1:14: error: unexpected byte 0x8d\n"
+            " 1 | %a = stack 1 ??\n"
+            "   |              ^\n");
+  std::string line = "%a = stack";
+  for (int i = 0; i < 3000; ++i) line += " " + std::to_string(i);
+  r = run_uopc("check -", line + " x\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "<stdin>:1:13902: error: unexpected 'x'\n"
+            " 1 | ...990 2991 2992 2993 2994 2995 2996 2997 2998 2999 x\n"
+            "   |                                                     ^\n");
+}
+
 TEST(Diagnostics, NoSuggestionWhenNothingIsClose) {
   auto r = run_uopc("check -", "%a = frobnicate 1\n");
   EXPECT_EQ(r.exit_code, 2);
