@@ -262,11 +262,25 @@ int run_diff(const RunArgs& a) {
   return kOk;
 }
 
+// Durations, counts and limits: a number above 0 (`zero` also allows 0). CLI11's own checks
+// print their whole range.
+CLI::Validator positive(bool zero = false) {
+  return CLI::Validator(
+      [zero](std::string& text) -> std::string {
+        char* end = nullptr;
+        double v = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0') return "takes a number, not '" + text + "'";
+        if (zero) return v >= 0 ? "" : "takes a number of 0 or more, not " + text;
+        return v > 0 ? "" : "takes a number above 0, not " + text;
+      },
+      zero ? "NONNEGATIVE" : "POSITIVE");
+}
+
 void add_print_limit(CLI::App* cmd, int64_t& limit) {
   cmd->add_option("--print-limit", limit,
                   "print a value of more elements NumPy-style, its first and last three entries "
                   "along each axis around '...' (0: print every element)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(positive(true));
 }
 
 // --opts and --threads for commands that replay a failure under the engine settings it needs.
@@ -297,18 +311,6 @@ void add_steering_flags(CLI::App* cmd, std::vector<std::string>& words) {
   for (const auto& [flag, help] : classes)
     cmd->add_flag_callback(
         flag, [&words, flag = flag] { words.push_back(flag); }, help);
-}
-
-// Durations, counts and limits: a number above 0 (CLI11's own check prints its whole range).
-CLI::Validator positive() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        char* end = nullptr;
-        double v = std::strtod(text.c_str(), &end);
-        if (end == text.c_str() || *end != '\0') return "takes a number, not '" + text + "'";
-        return v > 0 ? "" : "takes a number above 0, not " + text;
-      },
-      "POSITIVE");
 }
 
 CLI::App* command_named(CLI::App& app, const std::string& name) {
@@ -497,6 +499,7 @@ int dispatch(int argc, char** argv) {
                    "elements of the largest value a generated program may hold")
       ->check(positive());
   fuzz->add_option("--replay", fa.replay, "check the program of one seed and print it")
+      ->check(positive(true))
       ->default_str("");
   fuzz->add_option("--target", fa.target,
                    "CMD: diff the interpreter against `CMD FILE` instead (docs/ENGINES.md)");
