@@ -390,19 +390,16 @@ const RuleSet& symbolic_rules() {
 }
 
 namespace {
-thread_local Rewriter* memo_rewriter = nullptr;
-thread_local SimplifyMemo* innermost_memo = nullptr;
+thread_local Rewriter* memo_rewriter = nullptr;  // the innermost SimplifyMemo's
 }  // namespace
 
 SimplifyMemo::SimplifyMemo()
-    : rewriter_(std::make_unique<Rewriter>(symbolic_rules())), outer_(innermost_memo) {
-  innermost_memo = this;
+    : rewriter_(std::make_unique<Rewriter>(symbolic_rules())), outer_(memo_rewriter) {
   memo_rewriter = rewriter_.get();
 }
 
 SimplifyMemo::~SimplifyMemo() {
-  innermost_memo = outer_;
-  memo_rewriter = outer_ ? outer_->rewriter_.get() : nullptr;
+  memo_rewriter = outer_;
 }
 
 UOpRef simplify(const UOpRef& node) {

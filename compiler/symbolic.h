@@ -35,7 +35,7 @@ class SimplifyMemo {
 
  private:
   std::unique_ptr<Rewriter> rewriter_;
-  SimplifyMemo* outer_;
+  Rewriter* outer_;  // the enclosing memo's, restored when this one ends
 };
 
 // A total order on nodes that depends only on their structure, used to sort terms (ranges by
