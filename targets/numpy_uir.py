@@ -150,6 +150,7 @@ def flip(x, axes):
 # ---- the program as NumPy
 
 class NumpyProgram(Translator):
+    literal_forms = {"bool": "np.bool_(%s)", "float32": "np.float32(%r)", "int32": "np.int32(%d)"}
     # The helpers above and the language's inputs and equality: what the translated lines run on.
     prelude = "import numpy as np\n\nINT_MIN, INT_MAX = -(2**31), 2**31 - 1\n\n" + source_of(
         uir.default_input, uir.format_f32, uir.format_element, uir.same_bits, uir.check) + (
@@ -162,14 +163,6 @@ class NumpyProgram(Translator):
     def dtype_of(self, value):
         return value.dtype.name
 
-    def literal(self, token, dtype):
-        if token in ("true", "false"):
-            return "np.bool_(%s)" % (token == "true")
-        if dtype is None:
-            dtype = "float32" if uir.is_float_literal(token) else "int32"
-        if dtype == "float32":
-            return "np.float32(%r)" % token
-        return "np.int32(%d)" % int(token)
 
     def expression(self, s, args):
         op, a = s.op, s.attrs

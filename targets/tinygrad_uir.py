@@ -89,6 +89,9 @@ def unsupported(statements, path):
 
 
 class TinygradProgram(Translator):
+    literal_forms = {"bool": "Tensor(%s, dtype=dtypes.bool)",
+                     "float32": "Tensor(float(%r), dtype=dtypes.float32)",
+                     "int32": "Tensor(%d, dtype=dtypes.int32)"}
     prelude = ("import numpy as np\nfrom tinygrad import Tensor, dtypes\n\n" +
                source_of(uir.default_input, uir.format_f32, uir.format_element, uir.same_bits,
                          uir.check))
@@ -108,14 +111,6 @@ class TinygradProgram(Translator):
     def to_numpy(self, value):
         return value.numpy()
 
-    def literal(self, token, dtype):
-        if token in ("true", "false"):
-            return "Tensor(%s, dtype=dtypes.bool)" % (token == "true")
-        if dtype is None:
-            dtype = "float32" if uir.is_float_literal(token) else "int32"
-        if dtype == "float32":
-            return "Tensor(float(%r), dtype=dtypes.float32)" % token
-        return "Tensor(%d, dtype=dtypes.int32)" % int(token)
 
     def expression(self, s, args):
         op, a = s.op, s.attrs

@@ -198,6 +198,9 @@ class Translator:
     its lines run on, the expression of each op, and how literals and values look."""
 
     prelude = ""  # Python source the lines run on, also the head of an emitted script
+    # How a literal is written: a %-format for the bool, the float32 (its token) and the int32
+    # value.
+    literal_forms = {"bool": None, "float32": None, "int32": None}
 
     def __init__(self, statements, path, env):
         self.statements, self.path = statements, path
@@ -210,9 +213,6 @@ class Translator:
     def expression(self, s, args):
         raise NotImplementedError
 
-    def literal(self, token, dtype):
-        raise NotImplementedError
-
     def dtype_of(self, value):
         """'bool', 'int32' or 'float32'."""
         raise NotImplementedError
@@ -221,6 +221,15 @@ class Translator:
         return np.asarray(value)
 
     # -- shared
+    def literal(self, token, dtype):
+        if token in ("true", "false"):
+            return self.literal_forms["bool"] % (token == "true")
+        if dtype is None:
+            dtype = "float32" if is_float_literal(token) else "int32"
+        if dtype == "float32":
+            return self.literal_forms["float32"] % token
+        return self.literal_forms["int32"] % int(token)
+
     def var(self, name):
         return self.names[name]
 

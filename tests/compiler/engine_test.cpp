@@ -131,6 +131,18 @@ TEST(Engine, LongProgramsCompile) {
   EXPECT_EQ(c.exit_code, 0) << c.err << c.out;
 }
 
+// The program compiles to one constant table, `declaration`, and no select chain, and both
+// backends agree with the interpreter on it.
+void expect_one_table(const std::string& text, const std::string& declaration) {
+  std::string source = compile_program(testing::parse(text)).source;
+  EXPECT_NE(source.find(declaration), std::string::npos);
+  EXPECT_EQ(source.find("?"), std::string::npos) << "a select chain is left";
+  for (const char* backend : {"tcc", "cc"}) {
+    auto c = testing::run_uopc(std::string("diff --backend ") + backend + " -", text);
+    EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
+  }
+}
+
 // A stack of literals is a constant table in the kernel: one load an element, not a chain of
 // selects as long as the stack, which no C compiler gets through at this size. The program is
 // how the course checks a transpose: against a stack of its expected values.
@@ -144,14 +156,7 @@ TEST(Engine, LiteralStacksAreTables) {
       values +
       "\n%em = reshape %e shape=[250 400]\n%et = permute %em order=[1 0]\n"
       "%ok = assert %t %et\n";
-  Program p = testing::parse(text);
-  std::string source = compile_program(p).source;
-  EXPECT_NE(source.find("static const int table0[100000]"), std::string::npos);
-  EXPECT_EQ(source.find("?"), std::string::npos) << "a select chain is left";
-  for (const char* backend : {"tcc", "cc"}) {
-    auto c = testing::run_uopc(std::string("diff --backend ") + backend + " -", text);
-    EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
-  }
+  expect_one_table(text, "static const int table0[100000]");
   // A matrix written as a stack of its rows is one table too, broadcast rows included.
   std::string rows = "%x = buffer 4096 dtype=i32\n%m = reshape %x shape=[64 64]\n";
   std::string stack = "%e = stack";
@@ -167,13 +172,7 @@ TEST(Engine, LiteralStacksAreTables) {
     rows += "\n";
   }
   rows += stack + "\n%d = sub %m %e\n";
-  source = compile_program(testing::parse(rows)).source;
-  EXPECT_NE(source.find("static const int table0[4096]"), std::string::npos);
-  EXPECT_EQ(source.find("?"), std::string::npos) << "a select chain is left";
-  for (const char* backend : {"tcc", "cc"}) {
-    auto c = testing::run_uopc(std::string("diff --backend ") + backend + " -", rows);
-    EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
-  }
+  expect_one_table(rows, "static const int table0[4096]");
   // f32 tables keep every bit: NaN, -0, infinities, subnormals.
   std::string floats = "%a = stack nan -0.0 inf -inf 1e-45 1.5";
   for (int i = 0; i < 20; ++i) floats += " " + std::to_string(i) + ".25";

@@ -64,11 +64,15 @@ TEST(NumpyEngine, ReadsTheBookForm) {
   EXPECT_GE(book, 3);
 }
 
+// `uopc fuzz FLAGS` against the persistent NumPy engine, judged by spec comparison.
+std::string numpy_campaign(const std::string& flags) {
+  return "fuzz " + flags + " --compare spec --target-persistent --target " +
+         shell_quote(numpy_engine(true));
+}
+
 TEST(NumpyEngine, ACampaignUnderSpecsComparisonIsClean) {
-  auto c = testing::run_uopc(
-      "fuzz --seconds 60 --max-programs 1500 --jobs 2 --seed 11 --compare "
-      "spec --target-persistent --target " +
-      shell_quote(numpy_engine(true)) + " --out-dir " + ::testing::TempDir());
+  auto c = testing::run_uopc(numpy_campaign("--seconds 60 --max-programs 1500 --jobs 2 --seed 11") +
+                             " --out-dir " + ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
   EXPECT_NE(c.out.find("1500 programs"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find(" 0 skipped (unsupported), 0 disagreements"), std::string::npos) << c.out;
@@ -87,9 +91,8 @@ TEST(NumpyEngine, CampaignsFindABugPlantedInIt) {
     std::filesystem::remove_all(dir);
     ::setenv("NUMPY_UIR_PLANT", planted.plant, 1);
     auto c = testing::run_uopc(
-        "fuzz --seconds 60 --jobs 2 --seed 5 --compare spec --minimize "
-        "--max-programs 500 --target-persistent --target " +
-        shell_quote(numpy_engine(true)) + " --corpus " + dir);
+        numpy_campaign("--seconds 60 --jobs 2 --seed 5 --minimize --max-programs 500") +
+        " --corpus " + dir);
     EXPECT_EQ(c.exit_code, 1) << planted.plant << c.out << c.err;
     std::string file = dir + "/" + planted.signature + ".uir";
     ASSERT_TRUE(std::filesystem::exists(file)) << planted.plant << c.out;
@@ -109,9 +112,8 @@ TEST(NumpyEngine, CampaignsFindABugPlantedInIt) {
 // NumPy.
 TEST(NumpyEngine, RunsBesideTheCompiledEngine) {
   auto c = testing::run_uopc(
-      "fuzz --seconds 60 --seed 5 --with-engines --plant permute_inverse "
-      "--compare spec --target-persistent --target " +
-      shell_quote(numpy_engine(true)) + " --out-dir " + ::testing::TempDir());
+      numpy_campaign("--seconds 60 --seed 5 --with-engines --plant permute_inverse") +
+      " --out-dir " + ::testing::TempDir());
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("disagreement: the engines oracle failed"), std::string::npos) << c.out;
 }
