@@ -50,6 +50,12 @@ std::vector<unsigned char> input_bytes(const BufferSpec& b, const InterpOptions&
   return bytes;
 }
 
+// Every byte of a value the kernels compute starts as this, not 0, so an element no kernel writes
+// (a thread range or tile that stops short) cannot pass for a computed 0 or false. As i32 it is
+// -1515870811 and as f32 -2.9e-16, a number (not a NaN, which would compare equal to any NaN);
+// as bool it is neither 0 nor 1, so an unwritten bool is told apart after the run.
+constexpr unsigned char kUnwritten = 0xA5;
+
 }  // namespace
 
 // Graphs of a few thousand nodes recurse a few thousand frames deep at most.
@@ -106,7 +112,7 @@ Executable::Executable(const Program& p, const CompiledProgram& c, Backend& back
       buffers_.push_back(input_bytes(b, options));
     else
       buffers_.emplace_back(
-          std::max<size_t>(1, static_cast<size_t>(b.size) * element_size(b.dtype)));
+          std::max<size_t>(1, static_cast<size_t>(b.size) * element_size(b.dtype)), kUnwritten);
   }
   module_ = backend.compile(c.source);
   for (const KernelSpec& k : c.schedule.kernels) kernels_.push_back(module_->get(k.name));
@@ -118,6 +124,21 @@ void Executable::run() {
     std::vector<void*> args;
     for (int b : kernels[k].args) args.push_back(buffers_[static_cast<size_t>(b)].data());
     run_kernel(k, args.data());
+  }
+  check_written();
+}
+
+// A bool can only be 0 or 1 once written, so a byte still kUnwritten is an element no kernel
+// wrote. (An unwritten i32 or f32 element shows as a wrong value instead.)
+void Executable::check_written() const {
+  const std::vector<BufferSpec>& specs = compiled_.schedule.buffers;
+  for (size_t b = 0; b < specs.size(); ++b) {
+    if (specs[b].input() || specs[b].dtype != DType::Bool) continue;
+    const std::vector<unsigned char>& bytes = buffers_[b];
+    for (int64_t i = 0; i < specs[b].size; ++i)
+      if (bytes[static_cast<size_t>(i)] > 1)
+        throw BoundsError("no kernel wrote element " + std::to_string(i) + " of buffer " +
+                          std::to_string(b) + " (bool[" + std::to_string(specs[b].size) + "])");
   }
 }
 

@@ -42,7 +42,8 @@ InterpOptions matching(const CompiledProgram& c, InterpOptions options = {});
 // The loop program of every kernel, in the book's form, with a header per kernel.
 std::string lowered_text(const CompiledProgram& c);
 
-// A load or store outside its buffer, reported by a kernel built with check_bounds.
+// A load or store outside its buffer, reported by a kernel built with check_bounds; or an element
+// of a computed value that no kernel wrote (Executable::run).
 class BoundsError : public std::logic_error {
  public:
   using std::logic_error::logic_error;
@@ -58,7 +59,9 @@ class UndefinedBehaviorError : public std::logic_error {
 
 // A built program with its buffers: inputs filled, kernels loaded. run() executes every
 // kernel once, in order, a kernel with a thread loop split into `threads` parts run on a
-// thread pool; results() reads outputs and assert operands back.
+// thread pool; results() reads outputs and assert operands back. A computed value's buffer
+// starts filled with a pattern that is not 0, so an element no kernel writes shows as a wrong
+// value, or (a bool) makes run() throw BoundsError.
 class Executable {
  public:
   Executable(const Program& p, const CompiledProgram& c, Backend& backend,
@@ -70,6 +73,7 @@ class Executable {
  private:
   Tensor value(const UOp* node) const;
   void run_kernel(size_t k, void** args);
+  void check_written() const;
 
   const Program& program_;
   const CompiledProgram& compiled_;
