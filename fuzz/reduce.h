@@ -33,8 +33,8 @@ namespace uopc {
 // Whether a candidate (as .uir text) still fails the way the original does.
 using Interesting = std::function<bool(const std::string& text)>;
 
-// Fails an oracle of the named one's family (fuzz/signature.h: "engines", "memory" and
-// "composites" are one family; "cost"; "roundtrip"), with the given signature unless it is
+// Fails an oracle of the named one's family (fuzz/signature.h: "engines", "memory", "cost" and
+// "composites" are one family; "roundtrip"), with the given signature unless it is
 // empty. "rejection": the text parses as it is, but not with the active planted bug off.
 // `config`: how the compiled engine runs each candidate. With `original`, a candidate must also
 // keep every op the signature names that `original` has, so that the reproducer shows the op its

@@ -117,6 +117,28 @@ struct Located {
 
 using KindsOf = std::function<std::string(const Program& alone)>;
 
+// n read at two indices by one expression (n != its flip), which is what an upcast does to a
+// value, without any option: an op whose copies interfere (a reduce whose copies share an
+// accumulator) fails this way too, so its rule is wrong, not the upcast's. (A stack would not
+// do: it reads its operands at one index it selects.)
+UOpRef read_twice(const UOpRef& n) {
+  if (n->rank() == 0 || n->shape[0] < 2) return nullptr;
+  return alu(Op::Cmpne, {n, flip(n, {0})});
+}
+
+// In a failing subgraph that no node fails alone, the node furthest back whose value, written
+// as literals, makes the failure go away: what comes before it computes what it should, and the
+// failure needs its computed value (a reduce whose copies share an accumulator, read at two
+// indices by a cmpeq). The root, when no other is.
+const UOp* needed_node(const Program& whole, const UOp* root, const Test& fails) {
+  for (const UOp* m : topo_order({shared_from(root)})) {
+    if (m == root || m->op == Op::Const || m->op == Op::Buffer) continue;
+    UOpRef value = as_literals(m, 4096);
+    if (value && value.get() != m && !fails(replace_node(whole, m, value))) return m;
+  }
+  return root;
+}
+
 // The first node, sources before users, that fails on fresh inputs by itself (shaped as given,
 // widened or extended); failing that, the first whose value (with its whole subgraph) fails.
 std::optional<Located> localize(const Program& p, const Test& fails, const Test* plain = nullptr,
@@ -126,14 +148,23 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
   // The default data first (`varied` false); varied data only when that finds nothing, as
   // each probe costs a run (a process, for an external engine).
-  auto alone_fails = [&](const UOp& n, const Test& test, bool varied) -> std::optional<Isolated> {
+  // `twice`: the node read at two indices (read_twice), not once.
+  auto alone_fails = [&](const UOp& n, const Test& test, bool varied,
+                         bool twice = false) -> std::optional<Isolated> {
     for (int data = varied ? 0 : -1; data < (varied ? kVariedPatterns : 0); ++data)
       for (Inputs mode : {Inputs::Same, Inputs::Widened, Inputs::Extended}) {
         if (varied && mode == Inputs::Widened) continue;  // size-1 axes hide nothing new
         std::optional<Isolated> alone = isolated(n, mode, data);
-        if (alone && test(single_output(p, alone->node))) return alone;
+        UOpRef root = !alone ? nullptr : twice ? read_twice(alone->node) : alone->node;
+        if (root && test(single_output(p, root))) return alone;
       }
     return std::nullopt;
+  };
+  auto fails_plain = [&](const UOp& n) {
+    for (bool twice : {false, true})
+      for (bool varied : {false, true})
+        if (alone_fails(n, *plain, varied, twice)) return true;
+    return false;
   };
   for (bool varied : {false, true})
     for (const UOp* n : order) {
@@ -147,12 +178,14 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
         bool stack_fails = values->op == Op::Stack && fails(single_output(p, values));
         return Located{stack_fails ? Op::Stack : Op::Reshape};
       }
-      Located at{n->op, plain && (alone_fails(*n, *plain, false) || alone_fails(*n, *plain, true))};
+      Located at{n->op, plain && fails_plain(*n)};
       if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
       return at;
     }
-  for (const UOp* n : order)
-    if (fails(single_output(p, shared_from(n)))) return Located{n->op};
+  for (const UOp* n : order) {
+    Program whole = single_output(p, shared_from(n));
+    if (fails(whole)) return Located{needed_node(whole, n, fails)->op};
+  }
   return std::nullopt;
 }
 
@@ -194,7 +227,7 @@ std::optional<Located> culprit(const std::string& family, const Program& p, Back
 }  // namespace
 
 std::string oracle_family(const std::string& oracle) {
-  return oracle == "memory" || oracle == "composites" ? "engines" : oracle;
+  return oracle == "memory" || oracle == "composites" || oracle == "cost" ? "engines" : oracle;
 }
 
 // A wrongly accepted program is named by the type rule it breaks: "rejection-pad_length".
@@ -299,8 +332,7 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
   if (family == "engines")
     if (std::optional<std::string> d = render_decision(p, backend, config))
       return "engines-render_" + *d;
-  if (family != "engines" && family != "cost" && family != "ub" && family != "roundtrip")
-    return by_outputs(f, p);
+  if (family != "engines" && family != "ub" && family != "roundtrip") return by_outputs(f, p);
   // A failure that needs kernel options is the options' bug, whichever op shows it, unless the
   // op where it shows fails without them too once computed alone: then the op's rule is wrong,
   // and the options only exposed it in this program.

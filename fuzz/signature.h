@@ -2,8 +2,9 @@
 // smaller program still fails *the same way*.
 //
 // A signature is a family of oracles and the smallest cause found, e.g. "engines-permute".
-// Families: "engines" (the engines, memory and composites oracles: the compiled engine
-// computes a value the interpreter does not), "cost", "ub" (a plain C op that overflows),
+// Families: "engines" (the engines, memory, cost and composites oracles: the compiled engine
+// computes a value the interpreter does not, strays outside a buffer or loops too much; one
+// wrong rule often does each in some program), "ub" (a plain C op that overflows),
 // "roundtrip". Causes, in the order they are looked for:
 //
 // - a wrongly accepted program: the type rule it breaks ("rejection-pad_length");
@@ -13,8 +14,8 @@
 // - a failure that goes away without kernel options on one thread: the options it still needs
 //   (reduce_config in fuzz/reduce.h: "engines-upcast", "engines-thread+threads"), whichever op
 //   the options happened to reach, as that op needs them computed alone; unless the op also
-//   fails alone without options (on inputs with size-1 axes widened, or one more axis), which
-//   names the op;
+//   fails alone without options (on inputs with size-1 axes widened, or one more axis, or read
+//   at two indices as an upcast reads it), which names the op;
 // - else the op, by localization: each node, in topological order, computed alone on fresh
 //   input buffers (then, if none fails, on literals that tell elements apart), the first that
 //   fails naming the op. So a wrong permute rule is

@@ -171,6 +171,76 @@ TEST_F(Planted, AMistakeTheDefaultDataHidesIsStillNamedByItsOp) {
   }
 }
 
+// Copies of a reduce that share one accumulator are the reduce's bug, whether the copies come
+// from an upcast or from a cmpeq or a flip's composite reading the reduce at two indices (no
+// node fails alone there: the node whose value, as literals, makes the failure go away is named).
+TEST_F(Planted, ABugThatNeedsOpsTogetherIsNamedByTheOpItNeeds) {
+  set_plant(Plant::UnrollSharedAccumulator);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const auto& [text, opts] : {
+           std::pair{"%x = buffer 81\n%m = reshape %x shape=[9 9]\n%r = reduce %m op=max pop=1\n"
+                     "%f = flip %r axes=[0]\n%v = cmpeq %r %f\n",
+                     "none"},
+           std::pair{"%x = stack true true false false true false true true\n"
+                     "%m = reshape %x shape=[2 2 2]\n%r = reduce %m op=min pop=1\n"
+                     "%v = flip %r axes=[1]\n",
+                     "none"},
+           std::pair{"%x = stack false true\n%m = stack %x %x\n%v = reduce %m op=max pop=1\n",
+                     "upcast=0:2"},
+       }) {
+    Program p = parse_program(text, "t.uir");
+    EngineConfig config = fixed(opts, 1);
+    std::optional<Failure> f = check_program(p, *tcc, true, config);
+    ASSERT_TRUE(f) << text;
+    EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-reduce") << text;
+  }
+}
+
+// A reduce folded in the wrong order gives wrong values in one program and wasted loops in
+// another: one rule, one signature, not an engines one and a cost one.
+TEST_F(Planted, WrongValuesAndWastedLoopsOfOneRuleAreOneSignature) {
+  set_plant(Plant::ReduceColumnMajor);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program loops = parse_program(
+      "%t = expand 0.0 shape=[8 2]\n%r = reduce %t op=add pop=1\n%m = reshape %r shape=[2 1]\n"
+      "%e = expand %m shape=[2 9]\n%v = reduce %e op=min pop=2\n",
+      "loops.uir");
+  Program values = parse_program(
+      "%t = stack 1e-40 -2.25 -1.5 -1e+08\n%m = reshape %t shape=[2 2]\n%v = reduce %m op=mul "
+      "pop=2\n",
+      "values.uir");
+  std::optional<Failure> cost = check_engines(loops, *tcc, {});
+  std::optional<Failure> wrong = check_engines(values, *tcc, {});
+  ASSERT_TRUE(cost && wrong);
+  EXPECT_EQ(cost->oracle, "cost");
+  EXPECT_EQ(wrong->oracle, "engines");
+  EXPECT_EQ(failure_signature(*cost, loops, *tcc), "engines-reduce");
+  EXPECT_EQ(failure_signature(*wrong, values, *tcc), "engines-reduce");
+}
+
+// A thread range that stops short leaves an element unwritten, which no data can hide (its
+// buffer does not start as 0): the thread option is named whichever option also ran.
+TEST_F(Planted, AnElementLeftUnwrittenIsAFailureWhateverItsValue) {
+  set_plant(Plant::ThreadRangeGap);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const char* text :
+       {"%v = stack false false\n", "%v = stack 0 0\n", "%v = stack 0.0 0.0\n"}) {
+    Program p = parse_program(text, "t.uir");
+    EngineConfig config = fixed("thread=0", 2);
+    std::optional<Failure> f = check_engines(p, *tcc, config);
+    ASSERT_TRUE(f) << text;
+    EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-thread+threads") << text;
+  }
+  Program p = parse_program(
+      "%v = stack false false true false true true true false true false true false true false "
+      "true false false false true true true false false false\n",
+      "t.uir");
+  EngineConfig config = fixed("upcast=0:2 thread=0", 2);
+  std::optional<Failure> f = check_engines(p, *tcc, config);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-thread+threads");
+}
+
 // A failure of an external engine is named by the op that fails when the engine computes it
 // alone, not by the ops of the output where it showed.
 TEST(TargetSignature, LocalizesThroughTheTarget) {
