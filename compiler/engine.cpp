@@ -128,8 +128,9 @@ void Executable::run() {
   check_written();
 }
 
-// A bool can only be 0 or 1 once written, so a byte still kUnwritten is an element no kernel
-// wrote. (An unwritten i32 or f32 element shows as a wrong value instead.)
+// A bool a kernel computes is 0 or 1, so any other byte is an element no kernel wrote (still
+// kUnwritten) or one copied from outside a buffer, when bounds are not checked. (An unwritten
+// i32 or f32 element shows as a wrong value instead.)
 void Executable::check_written() const {
   const std::vector<BufferSpec>& specs = compiled_.schedule.buffers;
   for (size_t b = 0; b < specs.size(); ++b) {
@@ -137,8 +138,11 @@ void Executable::check_written() const {
     const std::vector<unsigned char>& bytes = buffers_[b];
     for (int64_t i = 0; i < specs[b].size; ++i)
       if (bytes[static_cast<size_t>(i)] > 1)
-        throw BoundsError("no kernel wrote element " + std::to_string(i) + " of buffer " +
-                          std::to_string(b) + " (bool[" + std::to_string(specs[b].size) + "])");
+        throw BoundsError("element " + std::to_string(i) + " of buffer " + std::to_string(b) +
+                          " (bool[" + std::to_string(specs[b].size) + "]) holds byte " +
+                          std::to_string(bytes[static_cast<size_t>(i)]) +
+                          ", not 0 or 1: no kernel wrote it, or one stored a byte it read from "
+                          "outside a buffer");
   }
 }
 
@@ -177,8 +181,10 @@ void Executable::run_kernel(size_t k, void** args) {
   for (const std::array<long long, 8>& s : status) {
     iterations_ += s[4];
     if (s[0])
-      throw BoundsError(spec.name + " accessed parameter " + std::to_string(s[1]) + " at offset " +
-                        std::to_string(s[2]) + ", outside [0, " + std::to_string(s[3]) + ")");
+      throw BoundsError(
+          spec.name + " accessed " +
+          (s[1] < 0 ? "table " + std::to_string(-1 - s[1]) : "parameter " + std::to_string(s[1])) +
+          " at offset " + std::to_string(s[2]) + ", outside [0, " + std::to_string(s[3]) + ")");
     if (s[5]) throw UndefinedBehaviorError(spec.name + ": " + ub_message(s));
   }
 }

@@ -217,14 +217,19 @@ class KernelRenderer {
     names_[&n] = name;
   }
 
-  // In check-bounds mode, an offset outside its buffer is reported and the kernel stops
-  // before the access: uopc_status = {1, param, offset, size}.
+  // In check-bounds mode, an offset outside its buffer or constant table is reported and the
+  // kernel stops before the access: uopc_status = {1, param, offset, size}, table K as param
+  // -1 - K. (A table read out of range reads whatever lies beside it, a value that changes
+  // from build to build.)
   void check(const UOp& a, int depth, std::string& out) {
     const UOp* base = a.src[0].get();
     while (base->op == Op::After) base = base->src[0].get();
-    if (!options_.check_bounds || base->op != Op::Param) return;
-    std::string i = "chk" + std::to_string(counter_++), p = std::to_string(base->arg[0]),
-                n = std::to_string(base->shape[0]);
+    if (!options_.check_bounds || (base->op != Op::Param && base->op != Op::Table)) return;
+    bool table = base->op == Op::Table;
+    std::string p = table ? std::to_string(-1 - std::stoll(tables_.at(base).substr(5)))
+                          : std::to_string(base->arg[0]);
+    std::string i = "chk" + std::to_string(counter_++),
+                n = std::to_string(table ? base->arg.size() : base->shape[0]);
     out += pad(depth) + "int " + i + " = " + expr(a.src[1]) + ";\n";
     out += pad(depth) + "if (" + i + " < 0 || " + i + " >= " + n + ") { uopc_oob(uopc_status, " +
            p + ", " + i + ", " + n + "); return; }\n";

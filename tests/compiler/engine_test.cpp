@@ -52,25 +52,45 @@ TEST(Engine, BothBackendsAgreeOnAProgramWithEveryOp) {
   }
 }
 
-// A kernel that reads one past the end of its input: check-bounds mode must say so.
-TEST(Engine, CheckBoundsCatchesABadAccess) {
-  Program p = testing::parse("%x = buffer 4\n%y = neg %x\n");
+// What running `p` with its one kernel replaced by `bad` (rendered with bounds checks) throws.
+std::string error_running(const Program& p, const UOpRef& bad) {
   CompiledProgram c = compile_program(p, {.check_bounds = true});
-  UOpRef r = range(4, 0, RangeKind::Loop);
-  UOpRef past = alu(Op::Add, {r, literal(Scalar::of_i32(1))});
-  UOpRef bad = sink(
-      {end(store(address(param(0, DType::F32, 4), r), load(address(param(1, DType::F32, 4), past))),
-           {r})});
   c.schedule.kernels[0].sink = bad;
   std::string kernel = render_kernel("kernel0", bad, {.check_bounds = true});
   c.source = render_prelude(kernel) + kernel;
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   try {
     run_compiled(p, c, *tcc, {});
-    FAIL() << "an out-of-bounds load went unnoticed";
-  } catch (const std::logic_error& e) {
-    EXPECT_EQ(std::string(e.what()), "kernel0 accessed parameter 1 at offset 4, outside [0, 4)");
+  } catch (const BoundsError& e) {
+    return e.what();
   }
+  return "";
+}
+
+// A kernel that reads one past the end of its input, or of a constant table: check-bounds mode
+// must say so.
+TEST(Engine, CheckBoundsCatchesABadAccess) {
+  Program p = testing::parse("%x = buffer 4\n%y = neg %x\n");
+  UOpRef r = range(4, 0, RangeKind::Loop);
+  UOpRef past = alu(Op::Add, {r, literal(Scalar::of_i32(1))});
+  UOpRef out = address(param(0, DType::F32, 4), r);
+  UOpRef from_input = sink({end(store(out, load(address(param(1, DType::F32, 4), past))), {r})});
+  EXPECT_EQ(error_running(p, from_input),
+            "kernel0 accessed parameter 1 at offset 4, outside [0, 4)");
+  std::vector<Scalar> values(4, Scalar::of_f32(2.5f));
+  UOpRef from_table = sink({end(store(out, load(address(table(values), past))), {r})});
+  EXPECT_EQ(error_running(p, from_table), "kernel0 accessed table 0 at offset 4, outside [0, 4)");
+}
+
+// A computed bool that no kernel writes is neither false nor true afterwards, and says so.
+TEST(Engine, AnUnwrittenBoolIsCaught) {
+  Program p = testing::parse("%x = buffer 4 dtype=bool\n%y = not %x\n");
+  UOpRef r = range(3, 0, RangeKind::Loop);  // one short
+  UOpRef short_loop = sink(
+      {end(store(address(param(0, DType::Bool, 4), r), literal(Scalar::of_bool(false))), {r})});
+  EXPECT_EQ(error_running(p, short_loop),
+            "element 3 of buffer 0 (bool[4]) holds byte 165, not 0 or 1: no kernel wrote it, or "
+            "one stored a byte it read from outside a buffer");
 }
 
 TEST(Engine, CompilerFailureIsExitThreeWithItsMessage) {
