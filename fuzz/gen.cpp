@@ -513,13 +513,9 @@ Program generate(Choices& choices, const GenOptions& options) {
   return Generator(choices, options).run();
 }
 
-Broken break_one_rule(Choices& c, const Program& valid) {
-  std::vector<const Statement*> values;
-  for (const Statement& s : valid.statements)
-    if (!s.is_assert()) values.push_back(&s);
-  const Statement& v = *c.pick(values);
+std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size_t expand_axis) {
   const UOp& x = *v.node;
-  std::string name = v.name, out = "%broken = ";
+  const std::string& name = v.name;
   int r = x.rank();
   std::vector<std::pair<std::string, std::string>> options;  // rule, statement
   options.push_back({"reshape element count",
@@ -545,9 +541,8 @@ Broken break_one_rule(Choices& c, const Program& valid) {
     for (int k = 0; k < r; ++k) offsets += k == 0 ? " " + std::to_string(s[0] + 1) : " 0";
     options.push_back({"shrink bounds", "shrink " + name + offsets + " shape=" + dims(s)});
     Shape big = x.shape;
-    size_t k = static_cast<size_t>(c.range(0, r - 1));
-    if (big[k] != 1) {
-      big[k] += 1;
+    if (big[expand_axis] != 1) {
+      big[expand_axis] += 1;
       options.push_back({"expand", "expand " + name + " shape=" + dims(big)});
     }
     options.push_back({"index range", "index " + name + " " + std::to_string(x.shape[0])});
@@ -558,17 +553,32 @@ Broken break_one_rule(Choices& c, const Program& valid) {
                        }() + " shape=" + dims(x.shape)});
   }
   options.push_back({"stack shapes", "stack " + name + " %broken_other"});
-  auto [rule, statement] = c.pick(options);
   std::string text = print_program(valid);
-  if (statement.find("%broken_offset") != std::string::npos)
-    text += "%broken_data = buffer 4 dtype=i32 slot=999\n%broken_offset = index %broken_data 0\n";
-  if (statement.find("%broken_other") != std::string::npos) {
-    Shape other = x.shape;
-    other.push_back(2);
-    text += "%broken_other = expand " + format_literal(Scalar::zero(x.dtype)) +
-            " shape=" + dims(other) + "\n";
+  std::vector<Broken> out;
+  for (const auto& [rule, statement] : options) {
+    std::string helpers;
+    if (statement.find("%broken_offset") != std::string::npos)
+      helpers +=
+          "%broken_data = buffer 4 dtype=i32 slot=999\n%broken_offset = index %broken_data 0\n";
+    if (statement.find("%broken_other") != std::string::npos) {
+      Shape other = x.shape;
+      other.push_back(2);
+      helpers += "%broken_other = expand " + format_literal(Scalar::zero(x.dtype)) +
+                 " shape=" + dims(other) + "\n";
+    }
+    out.push_back({text + helpers + "%broken = " + statement + "\n", rule});
   }
-  return {text + out + statement + "\n", rule};
+  return out;
+}
+
+Broken break_one_rule(Choices& c, const Program& valid) {
+  std::vector<const Statement*> values;
+  for (const Statement& s : valid.statements)
+    if (!s.is_assert()) values.push_back(&s);
+  const Statement& v = *c.pick(values);
+  size_t expand_axis =
+      v.node->rank() >= 1 ? static_cast<size_t>(c.range(0, v.node->rank() - 1)) : 0;
+  return c.pick(rule_breakers(valid, v, expand_axis));
 }
 
 }  // namespace uopc

@@ -38,4 +38,8 @@ struct Broken {
 };
 Broken break_one_rule(Choices& choices, const Program& valid);
 
+// Every variant break_one_rule chooses from when it breaks a rule at `v`, a value of `valid`
+// (`expand_axis`: the axis an expand grows).
+std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size_t expand_axis);
+
 }  // namespace uopc

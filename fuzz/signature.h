@@ -7,7 +7,8 @@
 // wrong rule often does each in some program), "ub" (a plain C op that overflows),
 // "roundtrip". Causes, in the order they are looked for:
 //
-// - a wrongly accepted program: the type rule it breaks ("rejection-pad_length");
+// - a wrongly accepted program: the type rules the parser does not check ("rejection-pad_length",
+//   "rejection-expand+pad_length" when it skips two);
 // - a ub failure: the C operator whose decision broke ("ub-sub", "ub-division");
 // - a failure that goes away once the renderer writes an op through its helper function
 //   (RenderOptions::by_helper): that decision ("engines-render_minmax");

@@ -241,6 +241,27 @@ TEST_F(Planted, AnElementLeftUnwrittenIsAFailureWhateverItsValue) {
   EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-thread+threads");
 }
 
+// An offset with the wrong sign leaves the buffer even through a reshape (whose outermost axis
+// does not wrap an index back into range), so the shrink computed alone fails whatever its data;
+// a shrink of a stack or of a pad, which a small program reads as selects, is named shrink too.
+TEST_F(Planted, AnIndexOutOfRangeIsCaughtThroughAReshape) {
+  set_plant(Plant::ShrinkOffsetSign);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program alone = parse_program(
+      "%x = buffer 4 dtype=bool\n%m = reshape %x shape=[4]\n%v = shrink %m 2 shape=[2]\n", "t.uir");
+  std::optional<Failure> f = check_engines(alone, *tcc, {});
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->oracle, "memory");
+  for (const char* text : {"%x = stack true true true false\n%v = shrink %x 2 shape=[2]\n",
+                           "%x = expand 0 shape=[9 1]\n%p = pad %x pads=[1 0 0 1] value=1\n"
+                           "%v = shrink %p 5 0 shape=[1 1]\n"}) {
+    Program p = parse_program(text, "t.uir");
+    std::optional<Failure> g = check_engines(p, *tcc, {});
+    ASSERT_TRUE(g) << text;
+    EXPECT_EQ(failure_signature(*g, p, *tcc), "engines-shrink") << text;
+  }
+}
+
 // A failure of an external engine is named by the op that fails when the engine computes it
 // alone, not by the ops of the output where it showed.
 TEST(TargetSignature, LocalizesThroughTheTarget) {
