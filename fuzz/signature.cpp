@@ -7,6 +7,7 @@
 
 #include "fuzz/gen.h"
 #include "fuzz/reduce.h"
+#include "interp/interp.h"
 #include "ir/build.h"
 #include "ir/error.h"
 #include "ir/parse.h"
@@ -61,6 +62,13 @@ std::optional<UOpRef> varied_values(DType dtype, const Shape& shape, int variant
   return reshape(stack(values), shape);
 }
 
+// A new input buffer of `shape`: the buffer itself for one axis, as a reshape would put an index
+// that strays (a pad's unclamped load) back in range: onto element 0 of a size-1 axis.
+UOpRef fresh_input(DType dtype, const Shape& shape, int64_t slot) {
+  UOpRef b = buffer(element_count(shape), dtype, slot);
+  return shape.size() == 1 ? b : reshape(b, shape);
+}
+
 // `varied` >= 0: the fresh inputs hold varied_values of that variant, since the default data
 // hides some mistakes (it repeats every 23 elements within [-11, 11], so a max over the wrong
 // elements finds the same 11, and a product of many wraps to the same 0).
@@ -87,8 +95,7 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
     std::optional<UOpRef> values =
         varied >= 0 ? varied_values(s->dtype, shape, varied) : std::nullopt;
     changed |= values.has_value();
-    src.push_back(values ? *values
-                         : reshape(buffer(element_count(shape), s->dtype, slot++), shape));
+    src.push_back(values ? *values : fresh_input(s->dtype, shape, slot++));
     inputs.push_back(src.back());
   }
   if ((mode != Inputs::Same || varied >= 0) && !changed) return std::nullopt;
@@ -127,15 +134,41 @@ UOpRef read_twice(const UOpRef& n) {
   return alu(Op::Cmpne, {n, flip(n, {0})});
 }
 
-// In a failing subgraph that no node fails alone, the node furthest back whose value, written
-// as literals, makes the failure go away: what comes before it computes what it should, and the
-// failure needs its computed value (a reduce whose copies share an accumulator, read at two
-// indices by a cmpeq). The root, when no other is.
+// n's value as literals in nested stacks (no reshape, whose rule may be the one that fails); null
+// for a value with an empty axis or more than 4096 elements.
+UOpRef nested_literals(const UOp& n) {
+  if (n.numel() > 4096) return nullptr;
+  for (int64_t d : n.shape)
+    if (d == 0) return nullptr;
+  Tensor t = interpret(single_output(Program{}, shared_from(&n)), {}).outputs.at(0).second;
+  std::function<UOpRef(size_t, int64_t)> part = [&](size_t axis, int64_t flat) -> UOpRef {
+    if (axis == n.shape.size()) return literal(t.at(flat));
+    std::vector<UOpRef> parts;
+    for (int64_t i = 0; i < n.shape[axis]; ++i)
+      parts.push_back(part(axis + 1, flat * n.shape[axis] + i));
+    return stack(parts);
+  };
+  return part(0, 0);
+}
+
+// In a failing subgraph that no node fails alone, the node furthest back without which the
+// failure goes away: given as literals instead of computed, and given as a fresh input buffer
+// (literals read by a stray index give some literal, where a buffer fails its bounds check), the
+// failure is gone both ways. What comes before it computes what it should, and the failure
+// needs its computed value (a reduce whose copies share an accumulator, read at two indices by a
+// cmpeq). The root, when no other is.
 const UOp* needed_node(const Program& whole, const UOp* root, const Test& fails) {
+  int64_t slot = 0;
+  for (const UOp* m : topo_order({shared_from(root)}))
+    if (m->op == Op::Buffer) slot = std::max(slot, m->slot() + 1);
   for (const UOp* m : topo_order({shared_from(root)})) {
     if (m == root || m->op == Op::Const || m->op == Op::Buffer) continue;
-    UOpRef value = as_literals(m, 4096);
-    if (value && value.get() != m && !fails(replace_node(whole, m, value))) return m;
+    UOpRef literals = nested_literals(*m);
+    if (!literals || literals.get() == m) continue;
+    UOpRef input = m->numel() > 0 ? fresh_input(m->dtype, m->shape, slot) : nullptr;
+    if (fails(replace_node(whole, m, literals))) continue;
+    if (input && fails(replace_node(whole, m, input))) continue;
+    return m;
   }
   return root;
 }
@@ -185,7 +218,9 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     }
   for (const UOp* n : order) {
     Program whole = single_output(p, shared_from(n));
-    if (fails(whole)) return Located{needed_node(whole, n, fails)->op};
+    if (!fails(whole)) continue;
+    const UOp* needed = needed_node(whole, n, fails);
+    return Located{needed->op, plain && fails_plain(*needed)};
   }
   return std::nullopt;
 }

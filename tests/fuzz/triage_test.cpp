@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
@@ -187,12 +188,38 @@ TEST_F(Planted, ABugThatNeedsOpsTogetherIsNamedByTheOpItNeeds) {
                      "none"},
            std::pair{"%x = stack false true\n%m = stack %x %x\n%v = reduce %m op=max pop=1\n",
                      "upcast=0:2"},
+           // the upcast does not fit the reduce computed alone, only the stack that reads it
+           std::pair{"%x = buffer 16\n%m = reshape %x shape=[2 4 2]\n%r = reduce %m op=max pop=1\n"
+                     "%v = stack %r\n",
+                     "upcast=1:4"},
        }) {
     Program p = parse_program(text, "t.uir");
     EngineConfig config = fixed(opts, 1);
     std::optional<Failure> f = check_program(p, *tcc, true, config);
     ASSERT_TRUE(f) << text;
     EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-reduce") << text;
+  }
+}
+
+// An index that strays is named by the op whose rule sends it astray, even where that op computed
+// alone on a reshaped input reads in range (a size-1 axis's index is always 0, a reshape keeping
+// the rank merely reads the same flat element), and where giving the op before it as literals
+// hides the stray read (a stack of literals answers any index).
+TEST_F(Planted, AStrayIndexIsNamedByTheOpThatSendsIt) {
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const auto& [plant, text, signature] : {
+           std::tuple{Plant::PadUnguardedLoad,
+                      "%x = buffer 1\n%c = cmpne %x %x\n%v = pad %c pads=[0 1]\n", "engines-pad"},
+           std::tuple{Plant::ReshapeSameRankNoop,
+                      "%x = buffer 2\n%m = reshape %x shape=[2 1]\n%f = flip %m axes=[1]\n"
+                      "%v = reshape %f shape=[1 2]\n",
+                      "engines-reshape"},
+       }) {
+    set_plant(plant);
+    Program p = parse_program(text, "t.uir");
+    std::optional<Failure> f = check_engines(p, *tcc, {});
+    ASSERT_TRUE(f) << text;
+    EXPECT_EQ(failure_signature(*f, p, *tcc), signature) << text;
   }
 }
 
