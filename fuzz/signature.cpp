@@ -378,7 +378,11 @@ std::string target_signature(const Failure& f, const Program& p, Target& target)
     return g && target_kind(*g) == kind;
   });
   std::string prefix = kind == "value" ? "target-" : "target-" + kind + "-";
-  return at ? prefix + std::string(op_name(at->op)) : by_outputs(f, p);
+  if (!at) return by_outputs(f, p);
+  // An engine's mod is its floor division's remainder, as in uopc's own renderer (ub-division,
+  // engines-render_division): one way of dividing, one signature.
+  bool division = at->op == Op::Idiv || at->op == Op::Mod;
+  return prefix + (division ? std::string("division") : std::string(op_name(at->op)));
 }
 
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,

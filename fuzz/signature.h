@@ -46,7 +46,8 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 
 // A failure of an external engine (check_target), localized the same way through the engine:
 // each node computed alone by it. "target-reshape" for a wrong value, "target-exit3-pad" for a
-// wrong exit status, "target-SIGSEGV-pad" for a crash, as target_kind says.
+// wrong exit status, "target-SIGSEGV-pad" for a crash, as target_kind says; idiv and mod are one
+// way of dividing, "target-division".
 std::string target_signature(const Failure& f, const Program& p, Target& target);
 
 // What went wrong with an external engine: "value" (it printed another value, or an assert's

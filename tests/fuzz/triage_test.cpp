@@ -300,6 +300,9 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
   for (const Case& c : {
            Case{"stack_order_reversed",
                 "%s = stack 1 2 3\n%c = cast %s dtype=f32\n%d = add %c 1.5\n", "target-stack"},
+           // a truncating idiv and a truncating mod are one way of dividing
+           Case{"floordiv_truncates", "%x = stack -5 3\n%y = idiv %x 2\n", "target-division"},
+           Case{"floordiv_truncates", "%x = stack -5 3\n%y = mod %x 7\n", "target-division"},
            // an assert that fails only in the target is a value that differs
            Case{"pad_swap_sides",
                 "%x = stack 1.0 2.0 3.0\n%p = pad %x pads=[1 0]\n%w = stack 0.0 1.0 2.0 3.0\n"
