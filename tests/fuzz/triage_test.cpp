@@ -32,6 +32,13 @@ EngineConfig fixed(const std::string& opts, int threads) {
   return {parse_opts_choice(opts, "test"), threads};
 }
 
+// The signature of the engines failure of `text` run under `config`, or "no failure".
+std::string signature_of(const std::string& text, Backend& backend, const EngineConfig& config) {
+  Program p = parse_program(text, "t.uir");
+  std::optional<Failure> f = check_engines(p, backend, config);
+  return f ? failure_signature(*f, p, backend, config) : "no failure";
+}
+
 // Each option the failure shows without goes, one axis at a time, and factors shrink.
 TEST_F(Planted, EngineSettingsReduceToWhatTheFailureNeeds) {
   set_plant(Plant::UpcastWrongOffset);
@@ -103,12 +110,10 @@ TEST_F(Planted, TheOptionsNamedAreThoseTheOpNeedsAlone) {
 TEST_F(Planted, ATreeBugIsNamedUnroll) {
   set_plant(Plant::UnrollTreeDropsLast);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
-  Program p = parse_program(
-      "%x = buffer 48\n%m = reshape %x shape=[12 4]\n%s = reduce %m op=add pop=1\n", "t");
-  EngineConfig config = fixed("unroll=3 thread=0", 3);
-  std::optional<Failure> f = check_engines(p, *tcc, config);
-  ASSERT_TRUE(f);
-  EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-unroll");
+  EXPECT_EQ(
+      signature_of("%x = buffer 48\n%m = reshape %x shape=[12 4]\n%s = reduce %m op=add pop=1\n",
+                   *tcc, fixed("unroll=3 thread=0", 3)),
+      "engines-unroll");
 }
 
 // A failure that goes away once the renderer writes max and min through their functions is the
@@ -216,10 +221,7 @@ TEST_F(Planted, AStrayIndexIsNamedByTheOpThatSendsIt) {
                       "engines-reshape"},
        }) {
     set_plant(plant);
-    Program p = parse_program(text, "t.uir");
-    std::optional<Failure> f = check_engines(p, *tcc, {});
-    ASSERT_TRUE(f) << text;
-    EXPECT_EQ(failure_signature(*f, p, *tcc), signature) << text;
+    EXPECT_EQ(signature_of(text, *tcc, {}), signature) << text;
   }
 }
 
@@ -250,22 +252,13 @@ TEST_F(Planted, WrongValuesAndWastedLoopsOfOneRuleAreOneSignature) {
 TEST_F(Planted, AnElementLeftUnwrittenIsAFailureWhateverItsValue) {
   set_plant(Plant::ThreadRangeGap);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
-  for (const char* text :
-       {"%v = stack false false\n", "%v = stack 0 0\n", "%v = stack 0.0 0.0\n"}) {
-    Program p = parse_program(text, "t.uir");
-    EngineConfig config = fixed("thread=0", 2);
-    std::optional<Failure> f = check_engines(p, *tcc, config);
-    ASSERT_TRUE(f) << text;
-    EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-thread+threads") << text;
-  }
-  Program p = parse_program(
-      "%v = stack false false true false true true true false true false true false true false "
-      "true false false false true true true false false false\n",
-      "t.uir");
-  EngineConfig config = fixed("upcast=0:2 thread=0", 2);
-  std::optional<Failure> f = check_engines(p, *tcc, config);
-  ASSERT_TRUE(f);
-  EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-thread+threads");
+  for (const char* text : {"%v = stack false false\n", "%v = stack 0 0\n", "%v = stack 0.0 0.0\n"})
+    EXPECT_EQ(signature_of(text, *tcc, fixed("thread=0", 2)), "engines-thread+threads") << text;
+  EXPECT_EQ(signature_of("%v = stack false false true false true true true false true false true "
+                         "false true false true false false false true true true false false "
+                         "false\n",
+                         *tcc, fixed("upcast=0:2 thread=0", 2)),
+            "engines-thread+threads");
 }
 
 // An offset with the wrong sign leaves the buffer even through a reshape (whose outermost axis
@@ -281,12 +274,8 @@ TEST_F(Planted, AnIndexOutOfRangeIsCaughtThroughAReshape) {
   EXPECT_EQ(f->oracle, "memory");
   for (const char* text : {"%x = stack true true true false\n%v = shrink %x 2 shape=[2]\n",
                            "%x = expand 0 shape=[9 1]\n%p = pad %x pads=[1 0 0 1] value=1\n"
-                           "%v = shrink %p 5 0 shape=[1 1]\n"}) {
-    Program p = parse_program(text, "t.uir");
-    std::optional<Failure> g = check_engines(p, *tcc, {});
-    ASSERT_TRUE(g) << text;
-    EXPECT_EQ(failure_signature(*g, p, *tcc), "engines-shrink") << text;
-  }
+                           "%v = shrink %p 5 0 shape=[1 1]\n"})
+    EXPECT_EQ(signature_of(text, *tcc, {}), "engines-shrink") << text;
 }
 
 // A failure of an external engine is named by the op that fails when the engine computes it
