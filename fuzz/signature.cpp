@@ -156,13 +156,14 @@ UOpRef nested_literals(const UOp& n) {
 // (literals read by a stray index give some literal, where a buffer fails its bounds check), the
 // failure is gone both ways. What comes before it computes what it should, and the failure
 // needs its computed value (a reduce whose copies share an accumulator, read at two indices by a
-// cmpeq). The root, when no other is.
-const UOp* needed_node(const Program& whole, const UOp* root, const Test& fails) {
+// cmpeq). The root, when given, when no other is; else null.
+const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root = nullptr) {
+  std::vector<const UOp*> nodes = topo_order(whole.roots());
   int64_t slot = 0;
-  for (const UOp* m : topo_order({shared_from(root)}))
+  for (const UOp* m : nodes)
     if (m->op == Op::Buffer) slot = std::max(slot, m->slot() + 1);
-  for (const UOp* m : topo_order({shared_from(root)})) {
-    if (m == root || m->op == Op::Const || m->op == Op::Buffer) continue;
+  for (const UOp* m : nodes) {
+    if (m == root || m->op == Op::Const || m->op == Op::Buffer || m->op == Op::Assert) continue;
     UOpRef literals = nested_literals(*m);
     if (!literals || literals.get() == m) continue;
     UOpRef input = m->numel() > 0 ? fresh_input(m->dtype, m->shape, slot) : nullptr;
@@ -219,9 +220,13 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   for (const UOp* n : order) {
     Program whole = single_output(p, shared_from(n));
     if (!fails(whole)) continue;
-    const UOp* needed = needed_node(whole, n, fails);
+    const UOp* needed = needed_node(whole, fails, n);
     return Located{needed->op, plain && fails_plain(*needed)};
   }
+  // No value fails as the only output: the failure needs the program's outputs together (a
+  // kernel's options decided by all it computes).
+  if (const UOp* needed = fails(p) ? needed_node(p, fails) : nullptr)
+    return Located{needed->op, plain && fails_plain(*needed)};
   return std::nullopt;
 }
 

@@ -193,6 +193,11 @@ TEST_F(Planted, ABugThatNeedsOpsTogetherIsNamedByTheOpItNeeds) {
                      "none"},
            std::pair{"%x = stack false true\n%m = stack %x %x\n%v = reduce %m op=max pop=1\n",
                      "upcast=0:2"},
+           // no value fails as the only output: --opts auto decides on both outputs at once
+           std::pair{"%x = buffer 25 dtype=i32\n%m = reshape %x shape=[5 5]\n"
+                     "%r = reduce %m op=max pop=1\n%f = flip %r axes=[0]\n"
+                     "%p = reduce %f op=mul pop=1\n%v = idiv %r %f\n",
+                     "auto"},
            // the upcast does not fit the reduce computed alone, only the stack that reads it
            std::pair{"%x = buffer 16\n%m = reshape %x shape=[2 4 2]\n%r = reduce %m op=max pop=1\n"
                      "%v = stack %r\n",
