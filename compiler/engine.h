@@ -61,7 +61,7 @@ class UndefinedBehaviorError : public std::logic_error {
 // kernel once, in order, a kernel with a thread loop split into `threads` parts run on a
 // thread pool; results() reads outputs and assert operands back. A computed value's buffer
 // starts filled with a pattern that is not 0, so an element no kernel writes shows as a wrong
-// value, or (a bool) makes run() throw BoundsError.
+// value, or (a bool, with bounds checked) makes run() throw BoundsError.
 class Executable {
  public:
   Executable(const Program& p, const CompiledProgram& c, Backend& backend,
