@@ -46,20 +46,31 @@ enum class Inputs { Same, Widened, Extended };
 // and trues on every second and every third element (so that axes differ).
 constexpr int kVariedPatterns = 4;
 
+// A value of `shape` (no empty axis) as nested stacks of literals, element i (row-major) being
+// element(i): no reshape, whose rule may be the one that fails, and whose index arithmetic
+// would bring a stray index back in range.
+UOpRef nested_stack(const Shape& shape, const std::function<Scalar(int64_t)>& element) {
+  std::function<UOpRef(size_t, int64_t)> part = [&](size_t axis, int64_t flat) -> UOpRef {
+    if (axis == shape.size()) return literal(element(flat));
+    std::vector<UOpRef> parts;
+    for (int64_t i = 0; i < shape[axis]; ++i)
+      parts.push_back(part(axis + 1, flat * shape[axis] + i));
+    return stack(parts);
+  };
+  return part(0, 0);
+}
+
 std::optional<UOpRef> varied_values(DType dtype, const Shape& shape, int variant) {
   int64_t count = element_count(shape);
-  if (count > 5000 || (variant > 0 && dtype != DType::Bool)) return std::nullopt;
-  std::vector<UOpRef> values;
-  for (int64_t i = 0; i < count; ++i) {
+  if (count == 0 || count > 5000 || (variant > 0 && dtype != DType::Bool)) return std::nullopt;
+  return nested_stack(shape, [&](int64_t i) {
     int64_t h = (i * 7919 + 13) % 10007;  // 10007 is prime, so h differs for every i
     int32_t odd = static_cast<int32_t>(2 * (h - 5003) + 1);
     bool pattern[kVariedPatterns] = {h % 13 == 0, h % 13 != 0, i % 2 == 1, i % 3 == 0};
-    Scalar v = dtype == DType::Bool  ? Scalar::of_bool(pattern[variant])
-               : dtype == DType::F32 ? Scalar::of_f32(1.0f + static_cast<float>(odd) / 32768)
-                                     : Scalar::of_i32(odd);
-    values.push_back(literal(v));
-  }
-  return reshape(stack(values), shape);
+    return dtype == DType::Bool  ? Scalar::of_bool(pattern[variant])
+           : dtype == DType::F32 ? Scalar::of_f32(1.0f + static_cast<float>(odd) / 32768)
+                                 : Scalar::of_i32(odd);
+  });
 }
 
 // A new input buffer of `shape`: the buffer itself for one axis, as a reshape would put an index
@@ -107,7 +118,7 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
     node = typed.statements.back().node;
     inputs.clear();
     for (const UOpRef& s : node->src)
-      if (s->op == Op::Reshape) inputs.push_back(s);
+      if (s->op == Op::Reshape || s->op == Op::Stack) inputs.push_back(s);
     return Isolated{node, inputs};
   } catch (const std::exception&) {
     return std::nullopt;
@@ -137,18 +148,9 @@ UOpRef read_twice(const UOpRef& n) {
 // n's value as literals in nested stacks (no reshape, whose rule may be the one that fails); null
 // for a value with an empty axis or more than 4096 elements.
 UOpRef nested_literals(const UOp& n) {
-  if (n.numel() > 4096) return nullptr;
-  for (int64_t d : n.shape)
-    if (d == 0) return nullptr;
+  if (n.numel() == 0 || n.numel() > 4096) return nullptr;
   Tensor t = interpret(single_output(Program{}, shared_from(&n)), {}).outputs.at(0).second;
-  std::function<UOpRef(size_t, int64_t)> part = [&](size_t axis, int64_t flat) -> UOpRef {
-    if (axis == n.shape.size()) return literal(t.at(flat));
-    std::vector<UOpRef> parts;
-    for (int64_t i = 0; i < n.shape[axis]; ++i)
-      parts.push_back(part(axis + 1, flat * n.shape[axis] + i));
-    return stack(parts);
-  };
-  return part(0, 0);
+  return nested_stack(n.shape, [&](int64_t i) { return t.at(i); });
 }
 
 // In a failing subgraph that no node fails alone, the node furthest back without which the
@@ -205,14 +207,11 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     for (const UOp* n : order) {
       std::optional<Isolated> alone = alone_fails(*n, fails, varied);
       if (!alone) continue;
-      // The fresh inputs go through reshape's rule (and a stack's, for varied values); that
-      // may be what fails.
-      for (const UOpRef& input : alone->inputs) {
-        if (input->op != Op::Reshape || !fails(single_output(p, input))) continue;
-        const UOpRef& values = input->src[0];
-        bool stack_fails = values->op == Op::Stack && fails(single_output(p, values));
-        return Located{stack_fails ? Op::Stack : Op::Reshape};
-      }
+      // The fresh inputs go through reshape's rule (a stack's, for varied values); that may be
+      // what fails.
+      for (const UOpRef& input : alone->inputs)
+        if ((input->op == Op::Reshape || input->op == Op::Stack) && fails(single_output(p, input)))
+          return Located{input->op};
       Located at{n->op, plain && fails_plain(*n)};
       if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
       return at;

@@ -85,7 +85,7 @@ struct PlantedInNumpy {
 };
 
 TEST(NumpyEngine, CampaignsFindABugPlantedInIt) {
-  for (PlantedInNumpy planted : {PlantedInNumpy{"idiv_truncates", "target-idiv"},
+  for (PlantedInNumpy planted : {PlantedInNumpy{"idiv_truncates", "target-division"},
                                  PlantedInNumpy{"flip_drops_last_axis", "target-flip"}}) {
     std::string dir = ::testing::TempDir() + "/numpy-" + planted.plant;
     std::filesystem::remove_all(dir);

@@ -294,6 +294,11 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
   for (const Case& c : {
            Case{"stack_order_reversed",
                 "%s = stack 1 2 3\n%c = cast %s dtype=f32\n%d = add %c 1.5\n", "target-stack"},
+           // a reshape keeping the rank read as a no-op: alone on a reshaped buffer it reads the
+           // right flat elements, on varied literals in nested stacks it does not
+           Case{"reshape_same_rank_noop",
+                "%x = buffer 1 dtype=i32\n%s = stack %x %x %x\n%v = reshape %s shape=[1 3]\n",
+                "target-reshape"},
            // a truncating idiv and a truncating mod are one way of dividing
            Case{"floordiv_truncates", "%x = stack -5 3\n%y = idiv %x 2\n", "target-division"},
            Case{"floordiv_truncates", "%x = stack -5 3\n%y = mod %x 7\n", "target-division"},
