@@ -177,7 +177,8 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
 }
 
 // The first node, sources before users, that fails on fresh inputs by itself (shaped as given,
-// widened or extended); failing that, the first whose value (with its whole subgraph) fails.
+// widened or extended); failing that, the needed_node of the first whose value (with its whole
+// subgraph) fails, or of the whole program.
 std::optional<Located> localize(const Program& p, const Test& fails, const Test* plain = nullptr,
                                 const KindsOf* kinds_of = nullptr) {
   std::vector<const UOp*> order;
@@ -270,6 +271,12 @@ std::string oracle_family(const std::string& oracle) {
   return oracle == "memory" || oracle == "composites" || oracle == "cost" ? "engines" : oracle;
 }
 
+// "reshape element count" as a signature word: "reshape_element_count".
+std::string rule_word(std::string rule) {
+  std::replace(rule.begin(), rule.end(), ' ', '_');
+  return rule;
+}
+
 // The type rules the parser does not check: each variant break_one_rule makes of two small
 // programs (i32 and f32, rank 3) that the parser accepts. (Sorted names, spaces as '_'.)
 std::set<std::string> rules_not_checked() {
@@ -284,9 +291,7 @@ std::set<std::string> rules_not_checked() {
       } catch (const std::exception&) {
         continue;
       }
-      std::string rule = b.rule;
-      std::replace(rule.begin(), rule.end(), ' ', '_');
-      rules.insert(rule);
+      rules.insert(rule_word(b.rule));
     }
   }
   return rules;
@@ -302,11 +307,7 @@ std::optional<std::string> by_rule(const Failure& f) {
   if (f.oracle != "rejection" || a == std::string::npos || b == std::string::npos || b <= a)
     return std::nullopt;
   std::set<std::string> rules = rules_not_checked();
-  if (rules.empty()) {
-    std::string rule = f.detail.substr(a + from.size(), b - a - from.size());
-    std::replace(rule.begin(), rule.end(), ' ', '_');
-    rules.insert(rule);
-  }
+  if (rules.empty()) rules.insert(rule_word(f.detail.substr(a + from.size(), b - a - from.size())));
   std::string out = "rejection";
   for (const std::string& rule : rules) out += (out == "rejection" ? "-" : "+") + rule;
   return out;
