@@ -136,9 +136,9 @@ void Executable::run() {
   if (compiled_.options.check_bounds) check_written();
 }
 
-// A bool a kernel computes is 0 or 1, so any other byte is an element no kernel wrote (still
-// kUnwritten) or one copied from outside a buffer, when bounds are not checked. (An unwritten
-// i32 or f32 element shows as a wrong value instead.)
+// A bool a kernel computes is 0 or 1, and with bounds checked no kernel copies a byte from
+// outside a buffer, so any other byte is an element no kernel wrote (still kUnwritten). (An
+// unwritten i32 or f32 element shows as a wrong value instead.)
 void Executable::check_written() const {
   const std::vector<BufferSpec>& specs = compiled_.schedule.buffers;
   for (size_t b = 0; b < specs.size(); ++b) {
@@ -149,8 +149,7 @@ void Executable::check_written() const {
         throw BoundsError("element " + std::to_string(i) + " of buffer " + std::to_string(b) +
                           " (bool[" + std::to_string(specs[b].size) + "]) holds byte " +
                           std::to_string(bytes[static_cast<size_t>(i)]) +
-                          ", not 0 or 1: no kernel wrote it, or one stored a byte it read from "
-                          "outside a buffer");
+                          ", not 0 or 1: no kernel wrote it");
   }
 }
 
