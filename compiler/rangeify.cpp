@@ -363,16 +363,17 @@ UOpRef ravel(const std::vector<UOpRef>& idx, const Shape& shape) {
   return flat;
 }
 
-// The outermost axis takes no mod: a flat index in range needs none, and one out of range (a
-// wrong offset upstream) then stays out of range, where a bounds check catches it, instead of
-// wrapping onto another element.
+// The outermost axis takes no mod, and is not taken as 0 when its size is 1: a flat index in
+// range needs neither (the simplifier folds the quotient to 0 from the bounds), and one out of
+// range (a wrong offset upstream) then stays out of range, where a bounds check catches it,
+// instead of landing on another element.
 std::vector<UOpRef> unravel(const UOpRef& flat, const Shape& shape) {
   std::vector<UOpRef> out(shape.size());
   int64_t stride = 1;
   for (size_t k = shape.size(); k-- > 0;) {
     int64_t divisor = planted(Plant::UnravelWrongStride) ? stride * shape[k] : stride;
     UOpRef quotient = alu(Op::Idiv, {flat, i32(divisor)});
-    out[k] = shape[k] == 1 ? zero() : k == 0 ? quotient : alu(Op::Mod, {quotient, i32(shape[k])});
+    out[k] = k == 0 ? quotient : shape[k] == 1 ? zero() : alu(Op::Mod, {quotient, i32(shape[k])});
     stride *= shape[k];
   }
   return out;

@@ -283,6 +283,24 @@ TEST_F(Planted, AnIndexOutOfRangeIsCaughtThroughAReshape) {
     EXPECT_EQ(signature_of(text, *tcc, {}), "engines-shrink") << text;
 }
 
+// A reshape's outermost axis of size 1 is its flat index divided, not a 0: a pad's stray read
+// past a [1 n] value stays out of range, so the pad alone fails, and the pad is the name of
+// every program that shows it.
+TEST_F(Planted, AStrayIndexThroughASizeOneAxisIsCaught) {
+  set_plant(Plant::PadUnguardedLoad);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program alone = parse_program(
+      "%x = buffer 1 dtype=f32\n%m = reshape %x shape=[1 1]\n%v = pad %m pads=[0 1 0 0]\n", "t.uir");
+  std::optional<Failure> f = check_engines(alone, *tcc, {});
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->oracle, "memory");
+  for (const char* text :
+       {"%x = expand 0 shape=[1 1]\n%r = reduce %x op=min pop=0\n%v = pad %r pads=[1 0 0 0]\n",
+        "%x = buffer 5 dtype=f32\n%m = reshape %x shape=[5 1]\n%s = shrink %m 4 0 shape=[1 1]\n"
+        "%v = pad %s pads=[0 1 0 0] value=71.25\n"})
+    EXPECT_EQ(signature_of(text, *tcc, {}), "engines-pad") << text;
+}
+
 // A failure of an external engine is named by the op that fails when the engine computes it
 // alone, not by the ops of the output where it showed.
 TEST(TargetSignature, LocalizesThroughTheTarget) {
