@@ -84,6 +84,7 @@ std::string format_opts(const Opts& o) {
   if (!o.tile.empty()) parts.push_back("tile=" + axis_list(o.tile));
   if (o.thread) parts.push_back("thread=" + std::to_string(*o.thread));
   if (o.block > 1) parts.push_back("block=" + std::to_string(o.block));
+  if (o.table != kDefaultTable) parts.push_back("table=" + std::to_string(o.table));
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : " ") + p;
   return out.empty() ? "none" : out;
@@ -98,7 +99,8 @@ Opts parse_opts(const std::string& text, const std::string& what) {
     std::string key = word.substr(0, eq),
                 value = eq == std::string::npos ? "" : word.substr(eq + 1);
     if (eq == std::string::npos || value.empty())
-      throw UserError(what + ": expected KEY=VALUE (upcast, unroll, tile, thread, block), not '" +
+      throw UserError(what +
+                      ": expected KEY=VALUE (upcast, unroll, tile, thread, block, table), not '" +
                       word + "'");
     if (key == "upcast")
       o.upcast = parse_axes(value, kMaxFactor, what, key);
@@ -114,9 +116,11 @@ Opts parse_opts(const std::string& text, const std::string& what) {
       o.thread = static_cast<int>(number(value, 0, 7, what, key));
     else if (key == "block")
       o.block = number(value, 1, kMaxTile, what, key);
+    else if (key == "table")
+      o.table = number(value, 1, kMaxElements, what, key);
     else
       throw UserError(what + ": unknown option '" + key +
-                      "' (upcast, unroll, tile, thread, block; or none, auto)");
+                      "' (upcast, unroll, tile, thread, block, table; or none, auto)");
   }
   return o;
 }
@@ -137,6 +141,7 @@ Opts fit_opts(const Opts& o, const UOp& root) {
   auto size = [&](int axis) { return axis < static_cast<int>(s.size()) ? s[axis] : 0; };
   Opts out;
   out.unroll = o.unroll;
+  out.table = o.table;
   out.unroll_in_order = o.unroll > 1 && o.unroll_in_order;
   for (const auto& [axis, f] : o.upcast)
     if (f > 1 && size(axis) % f == 0 && size(axis) >= f) out.upcast[axis] = f;

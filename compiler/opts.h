@@ -14,6 +14,8 @@
 //                   B: a loop over its blocks outside every output loop, the partial fold
 //                   kept in the output between blocks (the fold order stays exact), so the
 //                   rows a block reads stay in cache while every output uses them
+//   table=N         a stack of at least N literals (default kDefaultTable) is a constant table
+//                   the kernel indexes; a shorter one is a chain of selects
 //
 // An option that does not fit a kernel (an axis it does not have, a factor that does not
 // divide the axis) is left out for that kernel, so one option string applies to every kernel.
@@ -35,6 +37,10 @@ struct Unroll {
   bool operator==(const Unroll&) const = default;
 };
 
+// A chain of selects costs one compare per literal and a C compiler time that grows faster
+// than the chain (gcc does not finish 4096 in minutes); a table costs one load.
+inline constexpr int64_t kDefaultTable = 256;
+
 struct Opts {
   std::map<int, int64_t> upcast;
   int64_t unroll = 1;
@@ -42,6 +48,7 @@ struct Opts {
   std::map<int, int64_t> tile;
   std::optional<int> thread;
   int64_t block = 1;
+  int64_t table = kDefaultTable;
   bool operator==(const Opts&) const = default;
   bool none() const { return *this == Opts{}; }
 };

@@ -116,12 +116,6 @@ UOpRef rangeify_pad(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& 
   return simplify(alu(Op::Where, {valid, value, fill}));
 }
 
-// A stack of this many literals or more is a table: one load an element, where a chain of
-// selects costs one compare per literal and a C compiler time that grows faster than the
-// chain (gcc does not finish 4096 in minutes). Shorter stacks stay selects, which the
-// simplifier folds and sees through.
-constexpr int64_t kMinTable = 256;
-
 // Appends the elements of `n`, row major, when they are all literals however they are
 // arranged: a literal, one broadcast by expand, a reshape of such, or a stack of such (a
 // matrix written as a stack of its rows).
@@ -135,7 +129,9 @@ bool literal_elements(const UOp& n, std::vector<Scalar>& out) {
     case Op::Expand: {
       std::vector<Scalar> one;
       if (n.src[0]->numel() != 1 || !literal_elements(*n.src[0], one)) return false;
-      out.insert(out.end(), static_cast<size_t>(n.numel()), one[0]);
+      int64_t first = n.shape.empty() ? 1 : n.shape[0];
+      int64_t copies = planted(Plant::TableBroadcastFirstAxis) ? first : n.numel();
+      out.insert(out.end(), static_cast<size_t>(copies), one[0]);
       return true;
     }
     case Op::Stack:
@@ -149,9 +145,11 @@ bool literal_elements(const UOp& n, std::vector<Scalar>& out) {
 
 // stack(l0, ..., ln)[i, rest] = table[ravel(i, rest)] for operands made of literals, the index
 // clamped into the table (a discarded lane, as in a pad, may compute any index; in range,
-// simplify drops the clamp).
-std::optional<UOpRef> rangeify_literal_stack(const UOp& u, const std::vector<UOpRef>& idx) {
-  if (u.numel() < kMinTable) return std::nullopt;
+// simplify drops the clamp). Stacks shorter than Opts::table stay selects, which the simplifier
+// folds and sees through.
+std::optional<UOpRef> rangeify_literal_stack(const UOp& u, const std::vector<UOpRef>& idx,
+                                             const LowerContext& ctx) {
+  if (u.numel() < ctx.opts.table) return std::nullopt;
   std::vector<std::vector<Scalar>> operands(u.src.size());
   for (size_t k = 0; k < u.src.size(); ++k)
     if (!literal_elements(*u.src[k], operands[k])) return std::nullopt;
@@ -165,7 +163,7 @@ std::optional<UOpRef> rangeify_literal_stack(const UOp& u, const std::vector<UOp
 
 // stack(a0, ..., an)[i, rest] = i < 1 ? a0[rest] : i < 2 ? a1[rest] : ... : an[rest]
 UOpRef rangeify_stack(const UOp& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
-  if (std::optional<UOpRef> t = rangeify_literal_stack(u, idx)) return *t;
+  if (std::optional<UOpRef> t = rangeify_literal_stack(u, idx, ctx)) return *t;
   std::vector<UOpRef> rest(idx.begin() + 1, idx.end());
   bool reversed = planted(Plant::StackOrderReversed);
   UOpRef out = rangeify(reversed ? u.src.front() : u.src.back(), rest, ctx);

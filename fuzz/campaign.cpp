@@ -28,6 +28,8 @@ EngineConfig draw_engine_config(Choices& c) {
     o.tile[static_cast<int>(c.range(0, 3))] = c.pick(std::vector<int64_t>{2, 3, 4, 6, 8});
   if (c.coin()) o.thread = static_cast<int>(c.range(0, 2));
   if (c.one_in(3)) o.block = c.range(2, 4);
+  // Small tables: the generator's stacks are far shorter than the default threshold.
+  if (c.one_in(3)) o.table = c.range(1, 8);
   return config;
 }
 

@@ -155,6 +155,9 @@ class Generator {
     UOpRef flat;
     if (!st.allows(Op::Stack) || (st.allows(Op::Buffer) && (c_.coin() || n > 24))) {
       flat = buffer(n, dtype(), buffers_++);
+    } else if (s.size() >= 2 && n > 0 && c_.coin()) {
+      int64_t k = 0;
+      return literal_rows(dtype(), s, k);
     } else {
       DType d = dtype();
       std::vector<UOpRef> parts;
@@ -165,6 +168,26 @@ class Generator {
     add(flat);
     uses_.push_back(p_.statements.size() - 1);
     return reshape(flat, s);
+  }
+
+  // A literal value of shape s (no empty axis) written as the course writes a matrix: a stack
+  // of its rows, a row being a stack of literals, one literal broadcast by expand, or rows
+  // again. Elements get values k, k + 1, ...
+  UOpRef literal_rows(DType d, const Shape& s, int64_t& k) {
+    Shape rest(s.begin() + 1, s.end());
+    std::vector<UOpRef> rows;
+    for (int64_t i = 0; i < s[0]; ++i) {
+      if (o_.steering.allows(Op::Expand) && c_.one_in(4)) {
+        rows.push_back(expand(literal(value(d, k++)), rest));
+      } else if (rest.size() > 1) {
+        rows.push_back(literal_rows(d, rest, k));
+      } else {
+        std::vector<UOpRef> parts;
+        for (int64_t j = 0; j < rest[0]; ++j) parts.push_back(literal(value(d, k++)));
+        rows.push_back(stack(parts));
+      }
+    }
+    return stack(rows);
   }
 
   // A rank-0 i32 value in [0, c - 1] that only interval analysis knows is in range.

@@ -199,6 +199,20 @@ TEST(Engine, LiteralStacksAreTables) {
   EXPECT_EQ(c.exit_code, 0) << c.err << c.out;
 }
 
+// table=N sets the least stack that is a table: at 1, a literal matrix of rows, one of them a
+// broadcast literal, is one table however small, and it holds every broadcast element.
+TEST(Engine, TheTableOptionSetsTheLeastTable) {
+  std::string text =
+      "%a = expand 5 shape=[2 3]\n%b = stack 1 2 3\n%c = stack %b %b\n%e = stack %a %c\n"
+      "%x = buffer 12 dtype=i32\n%m = reshape %x shape=[2 2 3]\n%d = add %m %e\n";
+  OptsChoice small{OptsChoice::Mode::Fixed, parse_opts("table=1", "--opts")};
+  std::string source = compile_program(testing::parse(text), {}, small).source;
+  EXPECT_NE(source.find("static const int table0[12]"), std::string::npos) << source;
+  EXPECT_EQ(compile_program(testing::parse(text)).source.find("table0"), std::string::npos);
+  auto c = testing::run_uopc("diff --backend tcc --check-bounds --opts table=1 -", text);
+  EXPECT_EQ(c.exit_code, 0) << c.err << c.out;
+}
+
 // Programs of a size no hand-written test reaches, in shapes the course writes: each must lower
 // in time linear in its size, render to C linear in its size, and run through both backends.
 std::string pad_chain(int depth) {

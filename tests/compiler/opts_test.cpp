@@ -13,7 +13,7 @@ namespace {
 
 TEST(Opts, TextRoundTrips) {
   for (const char* text : {"none", "upcast=0:4,1:4 unroll=4 tile=0:64 thread=0", "unroll=8:ordered",
-                           "thread=2", "upcast=3:2", "block=64"})
+                           "thread=2", "upcast=3:2", "block=64", "table=4"})
     EXPECT_EQ(format_opts(parse_opts(text == std::string("none") ? "" : text, "--opts")), text);
   EXPECT_EQ(format_opts_choice(parse_opts_choice("auto", "--opts")), "auto");
   EXPECT_EQ(parse_opts_choice("none", "--opts").mode, OptsChoice::Mode::None);
@@ -22,7 +22,7 @@ TEST(Opts, TextRoundTrips) {
 TEST(Opts, BadTextIsAUserError) {
   for (const char* text :
        {"upcast", "upcast=0", "upcast=0:0", "upcast=9:2", "unroll=x", "unroll=65", "tile=0:4,0:8",
-        "speed=11", "thread=-1", "unroll=4:sideways"}) {
+        "speed=11", "thread=-1", "unroll=4:sideways", "table=0"}) {
     try {
       parse_opts(text, "--opts");
       ADD_FAILURE() << text << " was accepted";
