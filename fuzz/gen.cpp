@@ -530,6 +530,75 @@ std::string dims(const Shape& s) {
   return shape_str(s);
 }
 
+DType other_dtype(DType d) {
+  return d == DType::F32 ? DType::I32 : DType::F32;
+}
+
+// A shape that does not broadcast with s: one axis of size other than 1 made one longer (0
+// becomes 2); s itself when every axis has size 1.
+Shape not_broadcastable(Shape s) {
+  for (int64_t& d : s)
+    if (d != 1) {
+      d = d == 0 ? 2 : d + 1;
+      break;
+    }
+  return s;
+}
+
+// The rules of ir/build.h that the first breakers leave out, each broken on its own: every
+// check the type rules make has a program that only it refuses.
+void more_rule_breakers(const UOp& x, const std::string& name,
+                        std::vector<std::pair<std::string, std::string>>& options) {
+  int r = x.rank();
+  Shape s = x.shape;
+  std::string zeros, negative;  // r offsets: all 0; the first -1
+  for (int k = 0; k < r; ++k) zeros += " 0", negative += k == 0 ? " -1" : " 0";
+  Shape no_pads(static_cast<size_t>(2 * r), 0);
+  std::string other_value = x.dtype == DType::F32 ? "true" : "1.5";
+  options.push_back(
+      {"pad value dtype", "pad " + name + " pads=" + dims(no_pads) + " value=" + other_value});
+  options.push_back({"reshape inference", "reshape " + name + " shape=[-1 -1]"});
+  options.push_back({"rank limit", "reshape " + name + " shape=[1 1 1 1 1 1 1 1 " +
+                                       std::to_string(x.numel()) + "]"});
+  options.push_back({"index count", "index " + name + zeros + " 0"});
+  options.push_back({"reduce op", "reduce " + name + " op=sub pop=0"});
+  options.push_back({"reduce pop sign", "reduce " + name + " op=max pop=-1"});
+  options.push_back({"where condition", "where %broken_cast " + name + " " + name});
+  options.push_back({"assert dtypes", "assert " + name + " %broken_cast"});
+  options.push_back({"stack dtypes", "stack " + name + " %broken_cast"});
+  options.push_back({"buffer size", "buffer -1 dtype=" + std::string(dtype_name(x.dtype))});
+  options.push_back({"flip axis sign", "flip " + name + " axes=[-1]"});
+  if (not_broadcastable(s) != s) options.push_back({"broadcast", "max " + name + " %broken_wide"});
+  if (x.dtype == DType::Bool)
+    options.push_back({"reduce dtype", "reduce " + name + " op=add pop=0"});
+  if (r == 0) return;
+  Shape left = no_pads, right = no_pads;
+  left.front() = -1;
+  right.back() = -1;
+  options.push_back({"pad left sign", "pad " + name + " pads=" + dims(left)});
+  options.push_back({"pad right sign", "pad " + name + " pads=" + dims(right)});
+  Shape more = s;
+  more.push_back(1);
+  options.push_back({"expand rank", "expand " + name + " shape=" + dims(more)});
+  Shape longer = s;
+  longer[0] += 1;
+  options.push_back({"shrink size", "shrink " + name + zeros + " shape=" + dims(longer)});
+  options.push_back({"shrink offset sign", "shrink " + name + negative + " shape=" + dims(s)});
+  options.push_back({"shrink arity", "shrink " + name + zeros + " 0 shape=" + dims(s)});
+  options.push_back({"index sign", "index " + name + " -1"});
+  options.push_back({"index dtype", "index " + name + " %broken_real"});
+  Shape shifted(static_cast<size_t>(r));
+  std::iota(shifted.begin(), shifted.end(), 1);
+  options.push_back({"permutation range", "permute " + name + " order=" + dims(shifted)});
+  for (size_t k = 0; k < s.size(); ++k)
+    if (s[k] >= 2) {
+      Shape smaller = s;
+      smaller[k] -= 1;
+      options.push_back({"expand to smaller", "expand " + name + " shape=" + dims(smaller)});
+      break;
+    }
+}
+
 }  // namespace
 
 Program generate(Choices& choices, const GenOptions& options) {
@@ -576,6 +645,7 @@ std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size
                        }() + " shape=" + dims(x.shape)});
   }
   options.push_back({"stack shapes", "stack " + name + " %broken_other"});
+  more_rule_breakers(x, name, options);
   std::string text = print_program(valid);
   std::vector<Broken> out;
   for (const auto& [rule, statement] : options) {
@@ -583,6 +653,14 @@ std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size
     if (statement.find("%broken_offset") != std::string::npos)
       helpers +=
           "%broken_data = buffer 4 dtype=i32 slot=999\n%broken_offset = index %broken_data 0\n";
+    if (statement.find("%broken_wide") != std::string::npos)
+      helpers += "%broken_wide = expand " + format_literal(Scalar::zero(x.dtype)) +
+                 " shape=" + dims(not_broadcastable(x.shape)) + "\n";
+    if (statement.find("%broken_real") != std::string::npos)
+      helpers += "%broken_real = add 0.5 0.5\n";
+    if (statement.find("%broken_cast") != std::string::npos)
+      helpers += "%broken_cast = expand " + format_literal(Scalar::zero(other_dtype(x.dtype))) +
+                 " shape=" + dims(x.shape) + "\n";
     if (statement.find("%broken_other") != std::string::npos) {
       Shape other = x.shape;
       other.push_back(2);

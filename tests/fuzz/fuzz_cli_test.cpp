@@ -187,7 +187,30 @@ TEST(FuzzCli, WronglyAcceptedProgramsAreNamedByTheirRule) {
                                        "expand",
                                        "index_range",
                                        "shrink_provability",
-                                       "stack_shapes"};
+                                       "stack_shapes",
+                                       "pad_value_dtype",
+                                       "reshape_inference",
+                                       "rank_limit",
+                                       "index_count",
+                                       "reduce_op",
+                                       "reduce_pop_sign",
+                                       "where_condition",
+                                       "assert_dtypes",
+                                       "stack_dtypes",
+                                       "buffer_size",
+                                       "flip_axis_sign",
+                                       "broadcast",
+                                       "reduce_dtype",
+                                       "pad_left_sign",
+                                       "pad_right_sign",
+                                       "expand_rank",
+                                       "shrink_size",
+                                       "shrink_offset_sign",
+                                       "shrink_arity",
+                                       "index_sign",
+                                       "index_dtype",
+                                       "permutation_range",
+                                       "expand_to_smaller"};
   int files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     std::string name = e.path().stem().string();

@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <map>
+#include <set>
+
 #include "compiler/backend.h"
 #include "fuzz/gen.h"
 #include "fuzz/oracles.h"
+#include "ir/error.h"
 #include "ir/parse.h"
 #include "ir/print.h"
 
@@ -43,6 +47,73 @@ RC_GTEST_PROP(Oracles, RuleBreakingProgramsAreRejected, ()) {
   Program p = generate(c);
   Broken b = break_one_rule(c, p);
   assert_no_failure(check_rejected(b.text, b.rule));
+}
+
+// Each rule breaker is refused for the rule it is named by, not for some other mistake in the
+// statement (which would leave its rule unexercised), on values of every rank and dtype.
+TEST(Oracles, EachRuleBreakerIsRefusedByItsOwnRule) {
+  const std::map<std::string, std::vector<std::string>> says = {
+      {"reshape element count", {"cannot reshape"}},
+      {"reduce pop", {"is out of range for"}},
+      {"pad length", {"pads has"}},
+      {"dtype", {"where i32 is expected", "where bool is expected", "needs i32 operands"}},
+      {"permutation", {"is not a permutation"}},
+      {"permutation length", {"is not a permutation"}},
+      {"permutation range", {"is not a permutation"}},
+      {"flip axes", {"appears twice"}},
+      {"flip axis range", {"is out of range for rank"}},
+      {"flip axis sign", {"axis -1 is out of range"}},
+      {"shrink bounds", {"offset is"}},
+      {"shrink provability", {"unprovable"}},
+      {"shrink size", {"exceeds the axis size"}},
+      {"shrink offset sign", {"offset is -1"}},
+      {"shrink arity", {"offsets and"}},
+      {"expand", {"only size-1 axes grow"}},
+      {"expand to smaller", {"only size-1 axes grow"}},
+      {"expand rank", {"the rank must stay"}},
+      {"index range", {"outside"}},
+      {"index sign", {"is -1, outside"}},
+      {"index count", {"indices into a rank-"}},
+      {"index dtype", {"must be a rank-0 i32 value"}},
+      {"stack shapes", {"one dtype and one shape"}},
+      {"stack dtypes", {"one dtype and one shape"}},
+      {"pad value dtype", {"literal 1.5 where", "literal true where"}},
+      {"pad left sign", {"negative padding in [-1"}},
+      {"pad right sign", {"negative padding in [0"}},
+      {"reshape inference", {"more than one -1"}},
+      {"rank limit", {"exceeds the maximum of 8"}},
+      {"reduce op", {"reduce op must be"}},
+      {"reduce pop sign", {"pop=-1 is out of range"}},
+      {"reduce dtype", {"needs i32 or f32"}},
+      {"where condition", {"the condition must be bool"}},
+      {"assert dtypes", {"operands need one dtype and one shape"}},
+      {"buffer size", {"is negative"}},
+      {"broadcast", {"cannot broadcast"}},
+  };
+  std::set<std::string> used;
+  for (const char* text : {"%x = buffer 24 dtype=i32\n%m = reshape %x shape=[2 3 4]\n",
+                           "%x = buffer 6 dtype=f32\n%m = reshape %x shape=[1 6]\n",
+                           "%m = stack true false\n", "%m = add 1 2\n",
+                           "%x = buffer 0 dtype=f32\n%m = reshape %x shape=[0 3]\n"}) {
+    Program p = parse_program(text, "valid.uir");
+    std::set<std::string> rules;
+    for (const Broken& b : rule_breakers(p, p.statements.back(), 0)) {
+      EXPECT_TRUE(rules.insert(b.rule).second) << b.rule << " twice";
+      used.insert(b.rule);
+      ASSERT_TRUE(says.count(b.rule)) << "no expected message for " << b.rule;
+      try {
+        parse_program(b.text, "broken.uir");
+        ADD_FAILURE() << b.rule << " accepted:\n" << b.text;
+      } catch (const UserError& e) {
+        bool named = false;
+        for (const std::string& phrase : says.at(b.rule))
+          named |= std::string(e.what()).find(phrase) != std::string::npos;
+        EXPECT_TRUE(named) << b.rule << " refused for another reason: " << e.what() << "\n"
+                           << b.text;
+      }
+    }
+  }
+  EXPECT_EQ(used.size(), says.size()) << "a rule no sample value can break";
 }
 
 RC_GTEST_PROP(Oracles, SimplificationIsSound, ()) {
