@@ -4,6 +4,8 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "fuzz/gen.h"
 #include "fuzz/reduce.h"
@@ -164,14 +166,35 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
   int64_t slot = 0;
   for (const UOp* m : nodes)
     if (m->op == Op::Buffer) slot = std::max(slot, m->slot() + 1);
+  auto probed = [&](const UOp* m) {
+    return m != root && m->op != Op::Const && m->op != Op::Buffer && m->op != Op::Assert;
+  };
+  std::unordered_map<const UOp*, UOpRef> literals;
+  for (const UOp* m : nodes)
+    if (UOpRef l = probed(m) ? nested_literals(*m) : nullptr; l && l.get() != m) literals[m] = l;
+  auto gone_without = [&](const UOp* m, std::unordered_map<const UOp*, UOpRef> given) {
+    given[m] = literals.at(m);
+    if (fails(replace_nodes(whole, given))) return false;
+    if (m->numel() == 0) return true;
+    given[m] = fresh_input(m->dtype, m->shape, slot);
+    return !fails(replace_nodes(whole, given));
+  };
+  for (const UOp* m : nodes)
+    if (literals.count(m) && gone_without(m, {})) return m;
+  // Several nodes that each suffice (a stack of two operands that each go wrong): the first
+  // that still fails with every node unrelated to it given as literals, and not without it.
   for (const UOp* m : nodes) {
-    if (m == root || m->op == Op::Const || m->op == Op::Buffer || m->op == Op::Assert) continue;
-    UOpRef literals = nested_literals(*m);
-    if (!literals || literals.get() == m) continue;
-    UOpRef input = m->numel() > 0 ? fresh_input(m->dtype, m->shape, slot) : nullptr;
-    if (fails(replace_node(whole, m, literals))) continue;
-    if (input && fails(replace_node(whole, m, input))) continue;
-    return m;
+    if (!literals.count(m)) continue;
+    std::unordered_set<const UOp*> after{m}, related;  // m, what it reads, what reads it
+    for (const UOp* n : nodes)
+      for (const UOpRef& s : n->src)
+        if (after.count(s.get())) after.insert(n);
+    for (const UOp* a : topo_order({shared_from(m)})) related.insert(a);
+    related.insert(after.begin(), after.end());
+    std::unordered_map<const UOp*, UOpRef> others;
+    for (const auto& [n, l] : literals)
+      if (!related.count(n)) others[n] = l;
+    if (!others.empty() && fails(replace_nodes(whole, others)) && gone_without(m, others)) return m;
   }
   return root;
 }

@@ -86,11 +86,15 @@ void check_value_sizes(const Program& p, int64_t limit,
 }
 
 Program replace_node(const Program& p, const UOp* from, const UOpRef& to) {
+  return replace_nodes(p, {{from, to}});
+}
+
+Program replace_nodes(const Program& p, const std::unordered_map<const UOp*, UOpRef>& to) {
   std::unordered_map<const UOp*, UOpRef> memo;
   std::vector<UOpRef> roots = p.roots();
   for (const UOp* n : topo_order(roots)) {
-    if (n == from) {
-      memo.emplace(n, to);
+    if (auto it = to.find(n); it != to.end()) {
+      memo.emplace(n, it->second);
       continue;
     }
     std::vector<UOpRef> src;

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/uop.h"
@@ -43,6 +44,9 @@ std::vector<const UOp*> topo_order(const std::vector<UOpRef>& roots);
 // (under their names). The nodes on the way get the new sources by with_sources, which checks no
 // type rule: for a `to` of another type, print the result and parse it again.
 Program replace_node(const Program& p, const UOp* from, const UOpRef& to);
+
+// The same for several nodes at once: each key of `to` by its value.
+Program replace_nodes(const Program& p, const std::unordered_map<const UOp*, UOpRef>& to);
 
 // Throws UserError for the first value (in statement order, including values the parser added
 // by broadcasting) with more than `limit` elements, naming the statement and --max-elements.

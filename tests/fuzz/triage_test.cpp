@@ -283,6 +283,18 @@ TEST_F(Planted, AnIndexOutOfRangeIsCaughtThroughAReshape) {
     EXPECT_EQ(signature_of(text, *tcc, {}), "engines-shrink") << text;
 }
 
+// Two nodes that each show the bug (two broadcast literals in one table): neither is needed,
+// and the first that fails without the other names it, as a program with only one would be.
+TEST_F(Planted, OfTwoCausesEachEnoughTheFirstNamesTheBug) {
+  set_plant(Plant::TableBroadcastFirstAxis);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const char* text :
+       {"%a = expand 0 shape=[1 2]\n%v = stack %a\n",
+        "%a = expand 0 shape=[1 2]\n%b = expand 22 shape=[1 2]\n%v = stack %a %b\n",
+        "%a = expand 1 shape=[2 2]\n%b = expand 2 shape=[2 2]\n%v = stack %a %b %a\n"})
+    EXPECT_EQ(signature_of(text, *tcc, fixed("table=2", 1)), "engines-expand") << text;
+}
+
 // A reshape's outermost axis of size 1 is its flat index divided, not a 0: a pad's stray read
 // past a [1 n] value stays out of range, so the pad alone fails, and the pad is the name of
 // every program that shows it.
@@ -290,7 +302,8 @@ TEST_F(Planted, AStrayIndexThroughASizeOneAxisIsCaught) {
   set_plant(Plant::PadUnguardedLoad);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   Program alone = parse_program(
-      "%x = buffer 1 dtype=f32\n%m = reshape %x shape=[1 1]\n%v = pad %m pads=[0 1 0 0]\n", "t.uir");
+      "%x = buffer 1 dtype=f32\n%m = reshape %x shape=[1 1]\n%v = pad %m pads=[0 1 0 0]\n",
+      "t.uir");
   std::optional<Failure> f = check_engines(alone, *tcc, {});
   ASSERT_TRUE(f);
   EXPECT_EQ(f->oracle, "memory");
