@@ -429,12 +429,13 @@ std::vector<EngineConfig> smaller_configs(const Program& p, const EngineConfig& 
   const Opts& o = c.opts.fixed;
   // One kind of option alone, so that which kinds are left does not depend on the order they
   // are dropped in when they interact.
-  Opts only[5];
+  Opts only[6];
   only[0].upcast = o.upcast;
   only[1].unroll = o.unroll, only[1].unroll_in_order = o.unroll_in_order;
   only[2].tile = o.tile;
   only[3].thread = o.thread;
   only[4].block = o.block;
+  only[5].table = o.table;
   int kinds = 0;
   for (const Opts& one : only) kinds += !one.none();
   for (const Opts& one : only)
@@ -462,6 +463,7 @@ std::vector<EngineConfig> smaller_configs(const Program& p, const EngineConfig& 
     with([](EngineConfig& t) { t.opts.fixed.block = 1; });
     if (o.block > 2) with([&](EngineConfig& t) { t.opts.fixed.block = o.block / 2; });
   }
+  if (o.table != kDefaultTable) with([](EngineConfig& t) { t.opts.fixed.table = kDefaultTable; });
   if (c.threads > 2) with([](EngineConfig& t) { t.threads = 2; });
   return out;
 }

@@ -138,13 +138,14 @@ struct Located {
 
 using KindsOf = std::function<std::string(const Program& alone)>;
 
-// n read at two indices by one expression (n != its flip), which is what an upcast does to a
-// value, without any option: an op whose copies interfere (a reduce whose copies share an
-// accumulator) fails this way too, so its rule is wrong, not the upcast's. (A stack would not
-// do: it reads its operands at one index it selects.)
+// n read at two indices by one expression (n != its flip along its first axis of two or more),
+// which is what an upcast does to a value, without any option: an op whose copies interfere (a
+// reduce whose copies share an accumulator) fails this way too, so its rule is wrong, not the
+// upcast's. (A stack would not do: it reads its operands at one index it selects.)
 UOpRef read_twice(const UOpRef& n) {
-  if (n->rank() == 0 || n->shape[0] < 2) return nullptr;
-  return alu(Op::Cmpne, {n, flip(n, {0})});
+  for (int64_t axis = 0; axis < n->rank(); ++axis)
+    if (n->shape[static_cast<size_t>(axis)] >= 2) return alu(Op::Cmpne, {n, flip(n, {axis})});
+  return nullptr;
 }
 
 // n's value as literals in nested stacks (no reshape, whose rule may be the one that fails); null
@@ -341,11 +342,17 @@ std::optional<std::string> by_rule(const Failure& f) {
 // shows without options on one thread: then an op's rule is wrong). An unroll folded in order
 // is an upcast of the reduce's axis, its copies indexed the same way, so only a failure that
 // needs the unrolled tree is named unroll.
-std::vector<std::string> options_needed(const std::string& family, const Program& p,
-                                        Backend& backend, const EngineConfig& config) {
-  EngineConfig c = reduce_config(p, config, [&](const EngineConfig& t) {
+// The least engine settings under which p still fails in `family`.
+EngineConfig least_config(const std::string& family, const Program& p, Backend& backend,
+                          const EngineConfig& config) {
+  return reduce_config(p, config, [&](const EngineConfig& t) {
     return failure_in_family(family, p, backend, t).has_value();
   });
+}
+
+std::vector<std::string> options_needed(const std::string& family, const Program& p,
+                                        Backend& backend, const EngineConfig& config) {
+  EngineConfig c = least_config(family, p, backend, config);
   if (c.opts.mode == OptsChoice::Mode::Auto) return {"auto"};
   const Opts& o = c.opts.fixed;
   std::vector<std::string> kinds;
@@ -451,7 +458,11 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
       return family + "-" + (at && !at->kinds.empty() ? at->kinds : kinds);
     }
   }
-  if (std::optional<Located> at = culprit(family, p, backend, config))
+  // Localized under the least settings the failure needs: a setting it does not need may hide
+  // what a probe would show (a table=N that turns the probes' literal stacks into tables, whose
+  // flat index puts a stray index back in range).
+  EngineConfig least = family == "roundtrip" ? config : least_config(family, p, backend, config);
+  if (std::optional<Located> at = culprit(family, p, backend, least))
     return family + "-" + std::string(op_name(at->op));
   return by_outputs(f, p);
 }

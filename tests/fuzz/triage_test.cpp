@@ -283,6 +283,25 @@ TEST_F(Planted, AnIndexOutOfRangeIsCaughtThroughAReshape) {
     EXPECT_EQ(signature_of(text, *tcc, {}), "engines-shrink") << text;
 }
 
+// A setting the failure does not need is not used to localize it, and an op read at two
+// indices is read along any axis that has two: each program is named by the op whose rule is
+// wrong.
+TEST_F(Planted, ASettingTheFailureDoesNotNeedHidesNothing) {
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  set_plant(Plant::ReshapeSameRankNoop);
+  // table=4 would make the probes' literal stacks tables, read by the flat index the no-op keeps
+  EXPECT_EQ(signature_of("%x = buffer 2\n%m = reshape %x shape=[2 1]\n%e = expand %m shape=[2 2]\n"
+                         "%v = reshape %e shape=[1 4]\n",
+                         *tcc, fixed("table=4", 1)),
+            "engines-reshape");
+  set_plant(Plant::UnrollSharedAccumulator);
+  // the reduce's output axis 0 has size 1: it is read twice along axis 1
+  EXPECT_EQ(signature_of("%x = buffer 45 dtype=bool\n%m = reshape %x shape=[3 1 3 5]\n"
+                         "%v = reduce %m op=max pop=1\n",
+                         *tcc, fixed("upcast=1:3", 1)),
+            "engines-reduce");
+}
+
 // Two nodes that each show the bug (two broadcast literals in one table): neither is needed,
 // and the first that fails without the other names it, as a program with only one would be.
 TEST_F(Planted, OfTwoCausesEachEnoughTheFirstNamesTheBug) {
