@@ -337,11 +337,6 @@ std::optional<std::string> by_rule(const Failure& f) {
   return out;
 }
 
-// The kernel options a failure needs, by kind ("upcast", "thread+threads"): what is left once
-// reduce_config has taken away every option the failure also shows without (none when it
-// shows without options on one thread: then an op's rule is wrong). An unroll folded in order
-// is an upcast of the reduce's axis, its copies indexed the same way, so only a failure that
-// needs the unrolled tree is named unroll.
 // The least engine settings under which p still fails in `family`.
 EngineConfig least_config(const std::string& family, const Program& p, Backend& backend,
                           const EngineConfig& config) {
@@ -350,6 +345,11 @@ EngineConfig least_config(const std::string& family, const Program& p, Backend& 
   });
 }
 
+// The kernel options a failure needs, by kind ("upcast", "thread+threads"): what is left once
+// reduce_config has taken away every option the failure also shows without (none when it
+// shows without options on one thread: then an op's rule is wrong). An unroll folded in order
+// is an upcast of the reduce's axis, its copies indexed the same way, so only a failure that
+// needs the unrolled tree is named unroll.
 std::vector<std::string> options_needed(const std::string& family, const Program& p,
                                         Backend& backend, const EngineConfig& config) {
   EngineConfig c = least_config(family, p, backend, config);
