@@ -91,10 +91,10 @@ TEST(Oracles, EachRuleBreakerIsRefusedByItsOwnRule) {
       {"broadcast", {"cannot broadcast"}},
   };
   std::set<std::string> used;
-  for (const char* text : {"%x = buffer 24 dtype=i32\n%m = reshape %x shape=[2 3 4]\n",
-                           "%x = buffer 6 dtype=f32\n%m = reshape %x shape=[1 6]\n",
-                           "%m = stack true false\n", "%m = add 1 2\n",
-                           "%x = buffer 0 dtype=f32\n%m = reshape %x shape=[0 3]\n"}) {
+  for (const char* text :
+       {"%x = buffer 24 dtype=i32\n%m = reshape %x shape=[2 3 4]\n",
+        "%x = buffer 6 dtype=f32\n%m = reshape %x shape=[1 6]\n", "%m = stack true false\n",
+        "%m = add 1 2\n", "%x = buffer 0 dtype=f32\n%m = reshape %x shape=[0 3]\n"}) {
     Program p = parse_program(text, "valid.uir");
     std::set<std::string> rules;
     for (const Broken& b : rule_breakers(p, p.statements.back(), 0)) {
