@@ -545,8 +545,8 @@ Shape not_broadcastable(Shape s) {
   return s;
 }
 
-// The rules of ir/build.h that the first breakers leave out, each broken on its own: every
-// check the type rules make has a program that only it refuses.
+// Breakers for the rest of ir/build.h's checks (signs, dtypes, arities, limits), each broken on
+// its own: every check the type rules make has a program that only it refuses.
 void more_rule_breakers(const UOp& x, const std::string& name,
                         std::vector<std::pair<std::string, std::string>>& options) {
   int r = x.rank();
@@ -647,6 +647,11 @@ std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size
   options.push_back({"stack shapes", "stack " + name + " %broken_other"});
   more_rule_breakers(x, name, options);
   std::string text = print_program(valid);
+  auto zeros = [](const std::string& helper, DType d, const Shape& shape) {
+    return helper + " = expand " + format_literal(Scalar::zero(d)) + " shape=" + dims(shape) + "\n";
+  };
+  Shape longer_rank = x.shape;
+  longer_rank.push_back(2);
   std::vector<Broken> out;
   for (const auto& [rule, statement] : options) {
     std::string helpers;
@@ -654,19 +659,13 @@ std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size
       helpers +=
           "%broken_data = buffer 4 dtype=i32 slot=999\n%broken_offset = index %broken_data 0\n";
     if (statement.find("%broken_wide") != std::string::npos)
-      helpers += "%broken_wide = expand " + format_literal(Scalar::zero(x.dtype)) +
-                 " shape=" + dims(not_broadcastable(x.shape)) + "\n";
+      helpers += zeros("%broken_wide", x.dtype, not_broadcastable(x.shape));
     if (statement.find("%broken_real") != std::string::npos)
       helpers += "%broken_real = add 0.5 0.5\n";
     if (statement.find("%broken_cast") != std::string::npos)
-      helpers += "%broken_cast = expand " + format_literal(Scalar::zero(other_dtype(x.dtype))) +
-                 " shape=" + dims(x.shape) + "\n";
-    if (statement.find("%broken_other") != std::string::npos) {
-      Shape other = x.shape;
-      other.push_back(2);
-      helpers += "%broken_other = expand " + format_literal(Scalar::zero(x.dtype)) +
-                 " shape=" + dims(other) + "\n";
-    }
+      helpers += zeros("%broken_cast", other_dtype(x.dtype), x.shape);
+    if (statement.find("%broken_other") != std::string::npos)
+      helpers += zeros("%broken_other", x.dtype, longer_rank);
     out.push_back({text + helpers + "%broken = " + statement + "\n", rule});
   }
   return out;

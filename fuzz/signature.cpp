@@ -170,22 +170,28 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
   auto probed = [&](const UOp* m) {
     return m != root && m->op != Op::Const && m->op != Op::Buffer && m->op != Op::Assert;
   };
+  // Each node's value as literals (null where there is none), interpreted when first asked for:
+  // the first pass usually stops early.
   std::unordered_map<const UOp*, UOpRef> literals;
-  for (const UOp* m : nodes)
-    if (UOpRef l = probed(m) ? nested_literals(*m) : nullptr; l && l.get() != m) literals[m] = l;
+  auto literals_of = [&](const UOp* m) -> const UOpRef& {
+    auto [it, added] = literals.try_emplace(m);
+    if (added && probed(m))
+      if (UOpRef l = nested_literals(*m); l && l.get() != m) it->second = l;
+    return it->second;
+  };
   auto gone_without = [&](const UOp* m, std::unordered_map<const UOp*, UOpRef> given) {
-    given[m] = literals.at(m);
+    given[m] = literals_of(m);
     if (fails(replace_nodes(whole, given))) return false;
     if (m->numel() == 0) return true;
     given[m] = fresh_input(m->dtype, m->shape, slot);
     return !fails(replace_nodes(whole, given));
   };
   for (const UOp* m : nodes)
-    if (literals.count(m) && gone_without(m, {})) return m;
+    if (literals_of(m) && gone_without(m, {})) return m;
   // Several nodes that each suffice (a stack of two operands that each go wrong): the first
   // that still fails with every node unrelated to it given as literals, and not without it.
   for (const UOp* m : nodes) {
-    if (!literals.count(m)) continue;
+    if (!literals_of(m)) continue;
     std::unordered_set<const UOp*> after{m}, related;  // m, what it reads, what reads it
     for (const UOp* n : nodes)
       for (const UOpRef& s : n->src)
@@ -193,8 +199,8 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
     for (const UOp* a : topo_order({shared_from(m)})) related.insert(a);
     related.insert(after.begin(), after.end());
     std::unordered_map<const UOp*, UOpRef> others;
-    for (const auto& [n, l] : literals)
-      if (!related.count(n)) others[n] = l;
+    for (const UOp* n : nodes)
+      if (!related.count(n) && literals_of(n)) others[n] = literals_of(n);
     if (!others.empty() && fails(replace_nodes(whole, others)) && gone_without(m, others)) return m;
   }
   return root;
@@ -345,24 +351,24 @@ EngineConfig least_config(const std::string& family, const Program& p, Backend& 
   });
 }
 
-// The kernel options a failure needs, by kind ("upcast", "thread+threads"): what is left once
-// reduce_config has taken away every option the failure also shows without (none when it
-// shows without options on one thread: then an op's rule is wrong). An unroll folded in order
-// is an upcast of the reduce's axis, its copies indexed the same way, so only a failure that
-// needs the unrolled tree is named unroll.
-std::vector<std::string> options_needed(const std::string& family, const Program& p,
-                                        Backend& backend, const EngineConfig& config) {
-  EngineConfig c = least_config(family, p, backend, config);
-  if (c.opts.mode == OptsChoice::Mode::Auto) return {"auto"};
-  const Opts& o = c.opts.fixed;
+// The kernel options a failure needs, by kind ("upcast+thread+threads"), from the least
+// settings it fails under (least_config has taken away every option the failure also shows
+// without; "" when it shows without options on one thread: then an op's rule is wrong). An
+// unroll folded in order is an upcast of the reduce's axis, its copies indexed the same way, so
+// only a failure that needs the unrolled tree is named unroll.
+std::string option_kinds(const EngineConfig& least) {
+  if (least.opts.mode == OptsChoice::Mode::Auto) return "auto";
+  const Opts& o = least.opts.fixed;
   std::vector<std::string> kinds;
   if (!o.upcast.empty() || (o.unroll > 1 && o.unroll_in_order)) kinds.push_back("upcast");
   if (o.unroll > 1 && !o.unroll_in_order) kinds.push_back("unroll");
   if (!o.tile.empty()) kinds.push_back("tile");
   if (o.thread) kinds.push_back("thread");
   if (o.block > 1) kinds.push_back("block");
-  if (c.threads > 1) kinds.push_back("threads");
-  return kinds;
+  if (least.threads > 1) kinds.push_back("threads");
+  std::string out;
+  for (const std::string& k : kinds) out += (out.empty() ? "" : "+") + k;
+  return out;
 }
 
 // The renderer decision a compiled-engine failure comes from, if it goes away once that
@@ -444,24 +450,21 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
   // and the options only exposed it in this program.
   // The options are those the op needs computed alone, when it fails alone: what else the
   // program does (a thread loop that gives a reduce a kernel of its own, say) is not the bug.
+  // Localized under the least settings the failure needs: a setting it does not need may hide
+  // what a probe would show (a table=N that turns the probes' literal stacks into tables, whose
+  // flat index puts a stray index back in range).
+  EngineConfig least = family == "roundtrip" ? config : least_config(family, p, backend, config);
   if (family != "roundtrip") {
     KindsOf kinds_of = [&](const Program& q) {
-      std::string kinds;
-      for (const std::string& k : options_needed(family, q, backend, config))
-        kinds += (kinds.empty() ? "" : "+") + k;
-      return kinds;
+      return option_kinds(least_config(family, q, backend, config));
     };
-    std::string kinds = kinds_of(p);
+    std::string kinds = option_kinds(least);
     if (!kinds.empty()) {
       std::optional<Located> at = culprit(family, p, backend, config, true, &kinds_of);
       if (at && at->fails_plain) return family + "-" + std::string(op_name(at->op));
       return family + "-" + (at && !at->kinds.empty() ? at->kinds : kinds);
     }
   }
-  // Localized under the least settings the failure needs: a setting it does not need may hide
-  // what a probe would show (a table=N that turns the probes' literal stacks into tables, whose
-  // flat index puts a stray index back in range).
-  EngineConfig least = family == "roundtrip" ? config : least_config(family, p, backend, config);
   if (std::optional<Located> at = culprit(family, p, backend, least))
     return family + "-" + std::string(op_name(at->op));
   return by_outputs(f, p);
