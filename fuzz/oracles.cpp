@@ -4,6 +4,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <unordered_map>
 
 #include "compiler/engine.h"
 #include "compiler/symbolic.h"
@@ -17,6 +18,7 @@
 #include "ir/loop.h"
 #include "ir/parse.h"
 #include "ir/print.h"
+#include "ir/program.h"
 
 namespace uopc {
 namespace {
@@ -169,15 +171,51 @@ std::optional<Failure> check_rejected(const std::string& text, const std::string
 
 namespace {
 
-Scalar eval(const UOpRef& e, const std::vector<std::pair<const UOp*, int32_t>>& at) {
-  if (e->op == Op::Const) return e->value;
-  if (e->op == Op::Var)
-    for (const auto& [v, x] : at)
-      if (v == e.get()) return Scalar::of_i32(x);
-  std::vector<Scalar> args;
-  for (const UOpRef& s : e->src) args.push_back(eval(s, at));
-  return *eval_scalar(e->op, e->dtype, args);
-}
+// Two expressions as one list of steps in topological order, so that evaluating a point
+// visits each shared node once and allocates nothing.
+class PointEvaluator {
+ public:
+  PointEvaluator(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars) {
+    std::vector<const UOp*> order = topo_order({e, s});
+    std::unordered_map<const UOp*, size_t> index;
+    for (const UOp* n : order) {
+      index.emplace(n, steps_.size());
+      Step step{n, {}, -1};
+      for (const UOpRef& src : n->src) step.srcs.push_back(index.at(src.get()));
+      for (size_t k = 0; k < vars.size(); ++k)
+        if (vars[k].get() == n) step.var = static_cast<int>(k);
+      steps_.push_back(std::move(step));
+    }
+    values_.resize(steps_.size());
+    e_ = index.at(e.get());
+    s_ = index.at(s.get());
+  }
+
+  // The values of the two expressions with variable k at at[k].
+  std::pair<int32_t, int32_t> at(const std::vector<int32_t>& point) {
+    for (size_t i = 0; i < steps_.size(); ++i) values_[i] = value_of(steps_[i], point);
+    return {values_[e_].as_i32(), values_[s_].as_i32()};
+  }
+
+ private:
+  struct Step {
+    const UOp* node;
+    std::vector<size_t> srcs;
+    int var;
+  };
+
+  Scalar value_of(const Step& step, const std::vector<int32_t>& point) {
+    if (step.node->op == Op::Const) return step.node->value;
+    if (step.var >= 0) return Scalar::of_i32(point[step.var]);
+    args_.clear();
+    for (size_t k : step.srcs) args_.push_back(values_[k]);
+    return *eval_scalar(step.node->op, step.node->dtype, args_);
+  }
+
+  std::vector<Step> steps_;
+  std::vector<Scalar> values_, args_;
+  size_t e_ = 0, s_ = 0;
+};
 
 // The claim decided by evaluating every point of the domain, when it has at most `limit`
 // points (else Unknown).
@@ -187,25 +225,26 @@ Verdict enumerate(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& v
   for (const UOpRef& v : vars)
     points *= std::min<int64_t>(v->bounds.hi - v->bounds.lo + 1, 1 << 20);
   if (points > limit) return {Verdict::Kind::Unknown, ""};
-  std::vector<std::pair<const UOp*, int32_t>> at;
-  for (const UOpRef& v : vars) at.emplace_back(v.get(), static_cast<int32_t>(v->bounds.lo));
+  PointEvaluator evaluator(e, s, vars);
+  std::vector<int32_t> at;
+  for (const UOpRef& v : vars) at.push_back(static_cast<int32_t>(v->bounds.lo));
   auto inside = [](int32_t x, const Interval& b) { return x >= b.lo && x <= b.hi; };
   for (;;) {
-    int32_t want = eval(e, at).as_i32(), got = eval(s, at).as_i32();
+    auto [want, got] = evaluator.at(at);
     if (want != got || !inside(want, e->bounds) || !inside(got, s->bounds)) {
       std::string point;
-      for (const auto& [v, x] : at)
-        point += "x" + std::to_string(v->arg[0]) + "=" + std::to_string(x) + " ";
+      for (size_t k = 0; k < vars.size(); ++k)
+        point += "x" + std::to_string(vars[k]->arg[0]) + "=" + std::to_string(at[k]) + " ";
       return {Verdict::Kind::Refuted,
               point + ": " + std::to_string(want) + " vs " + std::to_string(got)};
     }
     size_t k = 0;
     for (; k < at.size(); ++k) {
-      if (at[k].second < vars[k]->bounds.hi) {
-        ++at[k].second;
+      if (at[k] < vars[k]->bounds.hi) {
+        ++at[k];
         break;
       }
-      at[k].second = static_cast<int32_t>(vars[k]->bounds.lo);
+      at[k] = static_cast<int32_t>(vars[k]->bounds.lo);
     }
     if (k == at.size()) return {Verdict::Kind::Proved, ""};
   }
