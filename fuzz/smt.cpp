@@ -397,6 +397,9 @@ struct Smt::Impl {
       }
       if (v.kind != Verdict::Kind::Unknown) break;
     }
+    // Nothing of a query outlives it: its terms would keep z3's memory, and a libFuzzer
+    // target whose input leaves allocations behind is run twice and leak-checked.
+    reset();
     bv = false;
     return v;
   }
