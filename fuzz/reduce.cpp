@@ -8,6 +8,7 @@
 #include "fuzz/signature.h"
 #include "interp/interp.h"
 #include "ir/build.h"
+#include "ir/composite.h"
 #include "ir/error.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
@@ -202,6 +203,10 @@ std::vector<std::string> shorter_stacks(const std::string& text) {
   return out;
 }
 
+// How many statements more than the reproducer that fails only through the composites
+// oracle a reproducer that fails directly may have and still be preferred.
+constexpr int kCompositeCost = 2;
+
 class Reducer {
  public:
   Reducer(const Interesting& interesting, const ReduceProgress& progress)
@@ -213,6 +218,7 @@ class Reducer {
     for (;;) {
       while (accept_first([this](const Program& p) { return candidates(p, best_); })) {
       }
+      if (accept_composite()) continue;
       // Nothing more drastic works: the final pass, and the drastic ones again if it helped.
       if (!accept_first([this](const Program&) { return single_removals(best_); })) break;
     }
@@ -276,13 +282,48 @@ class Reducer {
       if (n->op != Op::Const || n->value == Scalar::zero(n->dtype)) continue;
       out.push_back(print_program(replace_node(p, n, literal(Scalar::zero(n->dtype)))));
     }
-    // An output may become any of its sources, whatever its shape.
+    // An output may become any of its sources, whatever its shape, or a buffer read in that
+    // source's shape: then a reshape whose source is a stack or a pad shows as a buffer
+    // reshaped.
     for (const Statement* s : p.outputs())
-      for (const UOpRef& src : s->node->src)
-        if (src->op != Op::Const) out.push_back(print_program(replace_node(p, s->node.get(), src)));
+      for (const UOpRef& src : s->node->src) {
+        if (src->op == Op::Const) continue;
+        out.push_back(print_program(replace_node(p, s->node.get(), src)));
+        if (src->op != Op::Buffer && src->rank() > 1 && src->numel() > 0) {
+          int64_t slot = 500 + static_cast<int64_t>(out.size());
+          UOpRef fresh = reshape(buffer(src->numel(), src->dtype, slot), src->shape);
+          out.push_back(print_program(replace_node(p, s->node.get(), fresh)));
+        }
+      }
     for (std::string& smaller : smaller_shapes(text)) out.push_back(std::move(smaller));
     for (std::string& shorter : shorter_stacks(text)) out.push_back(std::move(shorter));
     return out;
+  }
+
+  // A pad or flip replaced by its composite form (ir/composite.h), and that reduced in turn:
+  // a failure the composites oracle found in an op the form uses then shows in the
+  // reproducer itself, under `uopc diff`, and names an op the reproducer contains. Taken
+  // when it ends at most kCompositeCost statements larger; no candidate makes a pad or a
+  // flip, so each is expanded at most once and reduction ends.
+  bool accept_composite() {
+    std::optional<Program> p = reparse(best_);
+    if (!p) return false;
+    for (const UOp* n : topo_order(p->roots())) {
+      if (n->op != Op::Pad && n->op != Op::Flip) continue;
+      UOpRef form = n->op == Op::Pad ? composite_pad(n->src[0], n->arg, n->value)
+                                     : composite_flip(n->src[0], n->arg);
+      Program expanded = replace_node(*p, n, form);
+      ++tried_;
+      if (!interesting_(print_program(expanded))) continue;
+      Reduced r = Reducer(interesting_, {}).run(expanded);
+      tried_ += r.candidates_tried;
+      if (r.statements > count_statements(best_) + kCompositeCost) continue;
+      best_ = r.text;
+      best_size_ = *measure(best_);
+      if (progress_) progress_({best_, best_size_.statements, tried_});
+      return true;
+    }
+    return false;
   }
 
   // Takes the first candidate that is smaller (strictly, so reduction always ends) and still

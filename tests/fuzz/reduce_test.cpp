@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
@@ -102,7 +103,8 @@ TEST(Reduce, ShrinksShapes) {
 
 // Hand-written programs, as the course writes them (values checked by asserts against
 // literals): every acceptance case that a planted bug makes fail reduces, under that bug, to
-// at most four statements that still fail the same way.
+// at most four statements that still fail the same way, whose signature names only ops they
+// contain.
 class ReduceCases : public ::testing::TestWithParam<PlantInfo> {
  protected:
   void TearDown() override { set_plant(Plant::None); }
@@ -125,6 +127,13 @@ TEST_P(ReduceCases, EveryFailingCaseToAtMostFourStatements) {
     Reduced r = reduce_program(p, still_fails);
     EXPECT_LE(r.statements, 4) << name << " (" << signature << ") reduced to:\n" << r.text;
     EXPECT_TRUE(still_fails(r.text)) << name << ":\n" << r.text;
+    Program small = parse_program(r.text, "small.uir");
+    std::set<Op> has;
+    for (const UOp* n : topo_order(small.roots())) has.insert(n->op);
+    for (Op op : signature_ops(signature))
+      EXPECT_TRUE(has.count(op)) << name << ": " << signature << " names " << op_name(op)
+                                 << ", which its reproducer lacks:\n"
+                                 << r.text;
     for (const std::string& fewer : single_removals(r.text))
       EXPECT_FALSE(still_fails(fewer)) << name << " is not 1-minimal:\n" << r.text;
   }
