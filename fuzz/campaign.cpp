@@ -66,7 +66,14 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
   return check_symbolic(choices, stats ? &stats->symbolic : nullptr);
 }
 
-std::optional<Failure> check_input(Choices& choices, Backend& backend, const Steering& steering) {
+std::optional<Failure> check_input(Choices& choices, Backend& backend, const Steering& steering,
+                                   Seen* seen) {
+  auto once = [seen](const std::string& content, const auto& check) -> std::optional<Failure> {
+    if (seen && seen->contains(content)) return std::nullopt;
+    std::optional<Failure> f = check();
+    if (!f && seen) seen->insert(content);
+    return f;
+  };
   // Small values and the composites through the interpreter only keep an input near the
   // 10 ms libFuzzer wants, even under the sanitizers.
   GenOptions gen;
@@ -75,12 +82,15 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend, const Ste
   Program p = generate(choices, gen);
   if (auto f = check_steering(p, steering)) return f;
   EngineConfig config = draw_engine_config(choices);
-  if (auto f = check_program(p, backend, false, config)) return f;
+  auto program = [&] { return check_program(p, backend, false, config); };
+  if (auto f = once("program " + config.flags() + "\n" + print_program(p), program)) return f;
   Broken b = break_one_rule(choices, p);
-  if (auto f = check_rejected(b.text, b.rule)) return f;
+  auto rejected = [&] { return check_rejected(b.text, b.rule); };
+  if (auto f = once("broken " + b.rule + "\n" + b.text, rejected)) return f;
   // z3 costs a few milliseconds an expression.
   if (!choices.one_in(4)) return std::nullopt;
-  return check_symbolic(choices);
+  RandomExpr expr = random_expr(choices);
+  return once("expression " + expression_text(expr), [&] { return check_expression(expr); });
 }
 
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,

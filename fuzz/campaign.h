@@ -11,6 +11,7 @@
 #include "fuzz/edge_stats.h"
 #include "fuzz/gen.h"
 #include "fuzz/oracles.h"
+#include "fuzz/seen.h"
 
 namespace uopc {
 
@@ -57,9 +58,10 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
 // What fuzz_diff runs on one input, from any choice source: a small program (64 elements at
 // most) with drawn kernel options through the engines and round trip oracles and the
 // composites through the interpreter, a rule-breaking variant, and on one input in four a
-// symbolic expression. The program keeps to `steering`.
+// symbolic expression. The program keeps to `steering`. With `seen`, a check that passed on
+// the same content before (fuzz/seen.h) is not run again.
 std::optional<Failure> check_input(Choices& choices, Backend& backend,
-                                   const Steering& steering = {});
+                                   const Steering& steering = {}, Seen* seen = nullptr);
 
 // The program of one seed against an external engine (check_target).
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,

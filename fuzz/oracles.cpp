@@ -258,11 +258,28 @@ Smt& thread_smt() {
 
 }  // namespace
 
-std::optional<Failure> check_symbolic(Choices& c, SymbolicStats* stats) {
-  auto [vars, e] = random_expr(c);
-  UOpRef s = simplify(e);
-  std::string text = expr_str(e) + "  ->  " + expr_str(s);
+namespace {
+
+std::string bounds_text(const std::vector<UOpRef>& vars) {
+  std::string text;
   for (const UOpRef& v : vars) text += "  " + expr_str(v) + " in " + interval_str(v->bounds);
+  return text;
+}
+
+}  // namespace
+
+std::string expression_text(const RandomExpr& r) {
+  return expr_str(r.expr) + bounds_text(r.vars);
+}
+
+std::optional<Failure> check_symbolic(Choices& c, SymbolicStats* stats) {
+  return check_expression(random_expr(c), stats);
+}
+
+std::optional<Failure> check_expression(const RandomExpr& r, SymbolicStats* stats) {
+  const auto& [vars, e] = r;
+  UOpRef s = simplify(e);
+  std::string text = expr_str(e) + "  ->  " + expr_str(s) + bounds_text(vars);
   // A small domain is cheaper to evaluate point by point than to hand to z3; both decide the
   // claim for every value.
   Verdict verdict = enumerate(e, s, vars, kSymbolicEnumerationFirst);

@@ -25,6 +25,7 @@
 #include "compiler/backend.h"
 #include "compiler/opts.h"
 #include "fuzz/choices.h"
+#include "fuzz/expr_gen.h"
 #include "fuzz/smt.h"
 #include "fuzz/target.h"
 #include "ir/program.h"
@@ -79,6 +80,10 @@ struct SymbolicStats {
 };
 
 std::optional<Failure> check_symbolic(Choices& choices, SymbolicStats* stats = nullptr);
+// The same on a drawn expression, and the text that identifies it (the expression and its
+// variables' bounds).
+std::optional<Failure> check_expression(const RandomExpr& expr, SymbolicStats* stats = nullptr);
+std::string expression_text(const RandomExpr& expr);
 
 // An external engine under test (fuzz/target.h) must print exactly what the interpreter prints
 // (LANGUAGE.md §6's output lines) and answer 0 when the asserts hold, 1 when one fails. An

@@ -1,6 +1,8 @@
 // libFuzzer target: bytes -> a program and kernel options through the generator's byte
 // driver -> every oracle (the compiled engine with bounds and overflow checks), a
 // rule-breaking variant and, for some inputs, a symbolic expression (check_input).
+// Each check that passes is remembered by content (fuzz/seen.h), so the many inputs that make
+// a program already checked do not check it again.
 // A disagreement prints the program and aborts, which libFuzzer records as a crash input.
 // The generator's steering comes as flags after libFuzzer's own, which skips words that start
 // with "--": `fuzz_diff corpus/ -max_total_time=60 --ops=buffer,reshape,add --no-nan`.
@@ -57,8 +59,9 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static std::unique_ptr<uopc::Backend> tcc = uopc::make_tcc_backend();
+  static uopc::Seen seen;
   uopc::BytesChoices choices(data, size);
-  if (std::optional<uopc::Failure> f = uopc::check_input(choices, *tcc, g_steering)) {
+  if (std::optional<uopc::Failure> f = uopc::check_input(choices, *tcc, g_steering, &seen)) {
     std::fprintf(stderr, "the %s oracle failed (%s%s%s): %s\n%s", f->oracle.c_str(),
                  f->config.flags().c_str(), g_steering.is_default() ? "" : ", generated with ",
                  g_steering.flags().c_str(), f->detail.c_str(), f->program.c_str());
