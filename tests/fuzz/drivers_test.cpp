@@ -58,11 +58,12 @@ TEST_P(Drivers, BytesFindIt) {
   std::mt19937_64 rng(20261201);
   std::optional<Failure> f;
   int64_t inputs = 0;
+  Seen seen;  // as fuzz_diff keeps one
   while (!f && inputs < kBudget) {
     std::vector<uint8_t> bytes(static_cast<size_t>(64 + rng() % 448));
     for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
     BytesChoices choices(bytes.data(), bytes.size());
-    f = check_input(choices, tcc());
+    f = check_input(choices, tcc(), {}, &seen);
     ++inputs;
   }
   report("the bytes driver", inputs, f);

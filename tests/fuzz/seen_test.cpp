@@ -1,0 +1,93 @@
+// fuzz_diff skips a check that passed on the same content before (fuzz/seen.h): a repeat
+// compiles nothing, and a failing input fails every time it comes up.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "fuzz/campaign.h"
+#include "fuzz/seen.h"
+#include "ir/plant.h"
+
+namespace uopc {
+namespace {
+
+TEST(Seen, KnowsContentItWasGiven) {
+  Seen seen;
+  seen.insert("%a = buffer 4");
+  EXPECT_TRUE(seen.contains("%a = buffer 4"));
+  EXPECT_FALSE(seen.contains("%a = buffer 5"));
+  EXPECT_FALSE(seen.contains(""));
+}
+
+TEST(Seen, StartsOverPastItsLimit) {
+  Seen seen;
+  for (size_t k = 0; k < Seen::kLimit; ++k) seen.insert(std::to_string(k));
+  EXPECT_EQ(seen.size(), Seen::kLimit);
+  seen.insert("one more");
+  EXPECT_EQ(seen.size(), 1u);
+  EXPECT_TRUE(seen.contains("one more"));
+}
+
+// The tcc backend, counting what it is asked to compile.
+class CountingBackend : public Backend {
+ public:
+  std::unique_ptr<Module> compile(const std::string& source) override {
+    ++compiles;
+    return inner_->compile(source);
+  }
+  int compiles = 0;
+
+ private:
+  std::unique_ptr<Backend> inner_ = make_tcc_backend();
+};
+
+std::vector<uint8_t> random_bytes(std::mt19937_64& rng) {
+  std::vector<uint8_t> bytes(static_cast<size_t>(64 + rng() % 448));
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+  return bytes;
+}
+
+std::optional<Failure> check_bytes(const std::vector<uint8_t>& bytes, Backend& backend,
+                                   Seen* seen) {
+  BytesChoices choices(bytes.data(), bytes.size());
+  return check_input(choices, backend, {}, seen);
+}
+
+TEST(CheckInput, ARepeatThatPassedIsNotCheckedAgain) {
+  std::mt19937_64 rng(7);
+  CountingBackend backend;
+  Seen seen;
+  int repeats = 0;
+  for (int k = 0; k < 20; ++k) {
+    std::vector<uint8_t> bytes = random_bytes(rng);
+    ASSERT_FALSE(check_bytes(bytes, backend, &seen));
+    int first = backend.compiles;
+    ASSERT_FALSE(check_bytes(bytes, backend, &seen));
+    EXPECT_EQ(backend.compiles, first) << "input " << k << " was compiled again";
+    ASSERT_FALSE(check_bytes(bytes, backend, nullptr));
+    repeats += backend.compiles > first;
+  }
+  EXPECT_GT(repeats, 10) << "without a cache, inputs should compile again";
+}
+
+TEST(CheckInput, AFailingInputFailsEveryTime) {
+  set_plant(Plant::ReshapeColumnMajor);
+  std::mt19937_64 rng(7);
+  CountingBackend backend;
+  Seen seen;
+  int failing = 0;
+  for (int k = 0; k < 200 && failing < 3; ++k) {
+    std::vector<uint8_t> bytes = random_bytes(rng);
+    std::optional<Failure> first = check_bytes(bytes, backend, &seen);
+    if (!first) continue;
+    ++failing;
+    std::optional<Failure> again = check_bytes(bytes, backend, &seen);
+    ASSERT_TRUE(again) << "a failing input passed when it came up again";
+    EXPECT_EQ(again->oracle, first->oracle);
+  }
+  set_plant(Plant::None);
+  EXPECT_EQ(failing, 3) << "reshape_column_major should fail some of 200 random inputs";
+}
+
+}  // namespace
+}  // namespace uopc
