@@ -113,15 +113,21 @@ Executable::Executable(const Program& p, const CompiledProgram& c, Backend& back
                        const InterpOptions& options, int threads)
     : program_(p), compiled_(c), threads_(std::max(1, threads)) {
   check_stored_sizes(p, c, options.max_elements);
-  for (const BufferSpec& b : c.schedule.buffers) {
+  refill(options);
+  module_ = backend.compile(c.source);
+  for (const KernelSpec& k : c.schedule.kernels) kernels_.push_back(module_->get(k.name));
+}
+
+void Executable::refill(const InterpOptions& options) {
+  buffers_.clear();
+  for (const BufferSpec& b : compiled_.schedule.buffers) {
     if (b.input())
       buffers_.push_back(input_bytes(b, options));
     else
       buffers_.emplace_back(
           std::max<size_t>(1, static_cast<size_t>(b.size) * element_size(b.dtype)), kUnwritten);
   }
-  module_ = backend.compile(c.source);
-  for (const KernelSpec& k : c.schedule.kernels) kernels_.push_back(module_->get(k.name));
+  iterations_ = 0;
 }
 
 void Executable::run() {

@@ -67,6 +67,8 @@ class Executable {
   Executable(const Program& p, const CompiledProgram& c, Backend& backend,
              const InterpOptions& options, int threads = 1);
   void run();
+  // Fills the buffers afresh, the inputs from `options`: the same kernels, other data.
+  void refill(const InterpOptions& options);
   InterpResult results() const;
   int64_t iterations() const { return iterations_; }
 

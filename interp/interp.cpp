@@ -167,4 +167,16 @@ std::string format_output(const std::string& name, const Tensor& t, int64_t limi
   return name + " " + type_string(t) + " = " + format_value(t, limit);
 }
 
+std::optional<InterpOptions> scrambled_options(const Program& p, InterpOptions options) {
+  bool repeats = false;
+  for (const UOp* n : topo_order(p.roots())) {
+    if (n->op != Op::Buffer || options.inputs.count(n->slot())) continue;
+    repeats = repeats || n->shape[0] > kDefaultPeriod;
+    options.inputs[n->slot()] =
+        Input{"scrambled", scrambled_input(n->dtype, n->shape[0], n->slot())};
+  }
+  if (!repeats) return std::nullopt;
+  return options;
+}
+
 }  // namespace uopc

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -42,6 +43,11 @@ struct InterpResult {
 };
 
 InterpResult interpret(const Program& p, const InterpOptions& options);
+
+// `options` with each buffer slot it leaves to the default data given scrambled_input instead,
+// or nullopt when none of those buffers is longer than kDefaultPeriod: shorter, the default
+// data holds distinct values, and no wrong index reads what the right one would.
+std::optional<InterpOptions> scrambled_options(const Program& p, InterpOptions options = {});
 
 // The value of every node under `roots` (literals included, asserts have none), from one run
 // that keeps them all: for analyses that look at intermediate values.

@@ -41,8 +41,11 @@ Tensor empty_tensor(DType dtype, const Shape& shape) {
   return {};
 }
 
-Tensor default_input(DType dtype, int64_t n, int64_t slot) {
-  auto v = [slot](int64_t i) { return static_cast<int32_t>((37 * i + 11 * slot) % 23 - 11); };
+namespace {
+
+// Element i of a slot's input from the value v(i) in [-11, 11], as LANGUAGE.md §6 maps it.
+template <class V>
+Tensor input_from(DType dtype, int64_t n, const V& v) {
   std::vector<size_t> shape{static_cast<size_t>(n)};
   switch (dtype) {
     case DType::Bool: {
@@ -62,6 +65,29 @@ Tensor default_input(DType dtype, int64_t n, int64_t slot) {
     }
   }
   return {};
+}
+
+// splitmix64's finalizer: every input bit moves every output bit.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+Tensor default_input(DType dtype, int64_t n, int64_t slot) {
+  return input_from(dtype, n, [slot](int64_t i) {
+    return static_cast<int32_t>((37 * i + 11 * slot) % kDefaultPeriod - 11);
+  });
+}
+
+Tensor scrambled_input(DType dtype, int64_t n, int64_t slot) {
+  return input_from(dtype, n, [slot](int64_t i) {
+    uint64_t h = mix(static_cast<uint64_t>(i) ^ mix(static_cast<uint64_t>(slot)));
+    return static_cast<int32_t>(h % kDefaultPeriod) - 11;
+  });
 }
 
 namespace {

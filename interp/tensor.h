@@ -38,6 +38,14 @@ Tensor empty_tensor(DType dtype, const Shape& shape);
 // i32, v / 4 as f32, v > 0 as bool.
 Tensor default_input(DType dtype, int64_t n, int64_t slot);
 
+// The default data repeats every kDefaultPeriod elements and is affine in i, so past that
+// length a wrong index can read the same value: a 24-wide matrix of it is constant along its
+// anti-diagonals, and so equals its own transpose when square. The scrambled input has the
+// same values in a pseudo-random order (v = (hash(i, K) mod 23) - 11), which no index map
+// mirrors by chance.
+inline constexpr int64_t kDefaultPeriod = 23;
+Tensor scrambled_input(DType dtype, int64_t n, int64_t slot);
+
 // Nested brackets, space separated: "[[1 2 3] [4 5 6]]"; a scalar is its element. A value of
 // more than `limit` elements (0: no limit) is summarized as NumPy does: each axis longer than
 // six shows its first and last three entries around "...".
