@@ -8,10 +8,13 @@
 #include <set>
 
 #include "compiler/backend.h"
+#include "compiler/engine.h"
 #include "fuzz/gen.h"
 #include "fuzz/oracles.h"
+#include "interp/interp.h"
 #include "ir/error.h"
 #include "ir/parse.h"
+#include "ir/plant.h"
 #include "ir/print.h"
 
 namespace uopc {
@@ -155,6 +158,42 @@ TEST(Oracles, CompositesOfEveryDtypeAndLongPadding) {
     std::optional<Failure> f = check_composites(p, b);
     EXPECT_FALSE(f) << text << (f ? f->detail : "");
   }
+}
+
+}  // namespace
+}  // namespace uopc
+
+namespace uopc {
+namespace {
+
+// A 24-wide matrix of the default data is constant along its anti-diagonals (24 = 1 mod 23),
+// so a square one is its own transpose and a reshape read column-major agrees with the
+// interpreter on it. The engines oracle runs such programs on scrambled inputs too.
+TEST(Oracles, ScrambledInputsShowWhatTheDefaultDataHides) {
+  Program p = parse_program("%a = buffer 576 dtype=f32 slot=0\n%m = reshape %a shape=[24 24]\n",
+                            "square.uir");
+  set_plant(Plant::ReshapeColumnMajor);
+  InterpResult plain = run_compiled(p, compile_program(p, {}), tcc(), {});
+  std::optional<Failure> f = check_engines(p, tcc(), {});
+  set_plant(Plant::None);
+  InterpResult want = interpret(p, {});
+  EXPECT_EQ(first_difference(want.outputs[0].second, plain.outputs[0].second), -1)
+      << "the default data no longer hides a transpose of this shape";
+  ASSERT_TRUE(f) << "the column-major reshape went unseen";
+  EXPECT_EQ(f->oracle, "engines");
+  EXPECT_NE(f->detail.find("with scrambled inputs"), std::string::npos) << f->detail;
+}
+
+// Up to 23 elements the default data holds distinct values: no second run.
+TEST(Oracles, ShortBuffersKeepTheDefaultDataOnly) {
+  Program small =
+      parse_program("%a = buffer 23 dtype=i32 slot=0\n%b = buffer 5 slot=1\n", "small.uir");
+  EXPECT_FALSE(scrambled_options(small));
+  Program large =
+      parse_program("%a = buffer 24 dtype=i32 slot=0\n%b = buffer 5 slot=1\n", "large.uir");
+  std::optional<InterpOptions> o = scrambled_options(large);
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->inputs.size(), 2u);
 }
 
 }  // namespace
