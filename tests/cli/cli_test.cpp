@@ -306,5 +306,16 @@ TEST(Cli, CheckUbReportsAnOverflowWrittenAsPlainC) {
   }
 }
 
+// The default data hides a column-major reshape of a 24-wide matrix (interp/tensor.h); diff
+// says what shows it.
+TEST(Cli, DiffRunsScrambledInputsWhereTheDefaultDataRepeats) {
+  auto c = run_uopc("diff --backend tcc --plant reshape_column_major " +
+                    std::string(UOPC_CASES_DIR) + "/matmul_24x24.uir");
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("with scrambled inputs"), std::string::npos) << c.out;
+  auto plain = run_uopc("diff --backend tcc " + std::string(UOPC_CASES_DIR) + "/matmul_24x24.uir");
+  EXPECT_EQ(plain.exit_code, 0) << plain.out << plain.err;
+}
+
 }  // namespace
 }  // namespace uopc
