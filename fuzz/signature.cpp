@@ -43,7 +43,9 @@ enum class Inputs { Same, Widened, Extended };
 
 // Fresh input data that tells more elements apart than the default data does, as a literal
 // stack reshaped to `shape`, in kVariedPatterns variants. i32 and f32 (variant 0 only): values
-// that all differ, odd so that a product of many does not wrap to 0. bool, which cannot differ
+// that all differ, odd so that a product of many does not wrap to 0; the f32 ones near 1 with
+// every bit of the fraction used, so that a sum or product of them rounds, and rounds
+// differently when folded in another order. bool, which cannot differ
 // everywhere: a rare true, a rare false (so that a max or min over the wrong elements differs),
 // and trues on every second and every third element (so that axes differ).
 constexpr int kVariedPatterns = 4;
@@ -70,7 +72,7 @@ std::optional<UOpRef> varied_values(DType dtype, const Shape& shape, int variant
     int32_t odd = static_cast<int32_t>(2 * (h - 5003) + 1);
     bool pattern[kVariedPatterns] = {h % 13 == 0, h % 13 != 0, i % 2 == 1, i % 3 == 0};
     return dtype == DType::Bool  ? Scalar::of_bool(pattern[variant])
-           : dtype == DType::F32 ? Scalar::of_f32(1.0f + static_cast<float>(odd) / 32768)
+           : dtype == DType::F32 ? Scalar::of_f32(1.0f + static_cast<float>(odd) / 98304)
                                  : Scalar::of_i32(odd);
   });
 }
