@@ -178,14 +178,29 @@ double median_kernel_ms(Executable& e, int runs) {
   return runs % 2 ? ms[runs / 2] : (ms[runs / 2 - 1] + ms[runs / 2]) / 2;
 }
 
-int run_run(const RunArgs& a) {
+// What run and diff start from: the program, its inputs, the backend and the kernels.
+struct Built {
+  Program program;
+  InterpOptions inputs;
+  std::unique_ptr<Backend> backend;
+  CompiledProgram kernels;
+};
+
+std::unique_ptr<Built> build(const RunArgs& a) {
   if (!a.plant.empty()) apply_plant(a.plant);
-  Program p = load_program(a.path);
-  InterpOptions o = interp_options(a, p);
-  std::unique_ptr<Backend> backend = backend_named(a.backend);
-  CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
-                                      opts_choice(a.opts));
-  Executable e(p, c, *backend, o, threads_of(a));
+  auto b = std::make_unique<Built>();
+  b->program = load_program(a.path);
+  b->inputs = interp_options(a, b->program);
+  b->backend = backend_named(a.backend);
+  b->kernels = compile_program(b->program, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
+                               opts_choice(a.opts));
+  return b;
+}
+
+int run_run(const RunArgs& a) {
+  std::unique_ptr<Built> b = build(a);
+  const Program& p = b->program;
+  Executable e(p, b->kernels, *b->backend, b->inputs, threads_of(a));
   double ms = a.bench ? median_kernel_ms(e, a.bench_runs) : (e.run(), 0.0);
   int code = report(p, e.results(), a, !a.bench);
   if (a.bench) std::printf("kernel time: %.3f ms (median of %d runs)\n", ms, a.bench_runs);
@@ -264,31 +279,29 @@ int count_differences(const Program& p, const InterpResult& want, const InterpRe
 // the flags give and, when the default data would repeat (interp/tensor.h), on scrambled
 // inputs in the buffers the flags leave to it.
 int run_diff(const RunArgs& a) {
-  if (!a.plant.empty()) apply_plant(a.plant);
-  Program p = load_program(a.path);
-  InterpOptions o = interp_options(a, p);
-  std::unique_ptr<Backend> backend = backend_named(a.backend);
-  CompiledProgram c = compile_program(p, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
-                                      opts_choice(a.opts));
+  std::unique_ptr<Built> b = build(a);
+  const Program& p = b->program;
   // A compiled engine that strays outside a buffer (or, with --check-ub, into undefined
   // behaviour) differs from the interpreter.
   auto compare_on = [&](const InterpOptions& data, const std::string& with) -> int {
+    auto failed = [&](const std::exception& e) {
+      std::printf("%s: the %s engine failed%s: %s\n", p.file.c_str(), a.backend.c_str(),
+                  with.c_str(), e.what());
+      return 1;
+    };
     // An unrolled reduce folds as a tree; the interpreter folds it the same way.
-    InterpResult want = interpret_for_diff(p, matching(c, data));
+    InterpResult want = interpret_for_diff(p, matching(b->kernels, data));
     InterpResult got;
     try {
-      got = run_compiled(p, c, *backend, data, threads_of(a));
+      got = run_compiled(p, b->kernels, *b->backend, data, threads_of(a));
     } catch (const BoundsError& e) {
-      std::printf("%s: the %s engine failed%s: %s\n", p.file.c_str(), a.backend.c_str(),
-                  with.c_str(), e.what());
-      return 1;
+      return failed(e);
     } catch (const UndefinedBehaviorError& e) {
-      std::printf("%s: the %s engine failed%s: %s\n", p.file.c_str(), a.backend.c_str(),
-                  with.c_str(), e.what());
-      return 1;
+      return failed(e);
     }
     return count_differences(p, want, got, a.backend, with);
   };
+  const InterpOptions& o = b->inputs;
   if (compare_on(o, "")) return kAssertFailed;
   if (std::optional<InterpOptions> scrambled = scrambled_options(p, o))
     if (compare_on(*scrambled, " with scrambled inputs")) return kAssertFailed;
