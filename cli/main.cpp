@@ -255,22 +255,12 @@ int count_differences(const Program& p, const InterpResult& want, const InterpRe
     std::printf("%s:%d: %s differs%s: %s\n", p.file.c_str(), s->line, s->name.c_str(), with.c_str(),
                 d.c_str());
   }
-  // Each assert's verdict: "" when it holds, else where it fails and with which values.
-  auto verdicts = [](const InterpResult& r) {
-    std::map<const Statement*, std::string> v;
-    for (const AssertFailure& f : r.failures) v[f.statement] = f.detail;
-    return v;
-  };
-  std::map<const Statement*, std::string> w = verdicts(want), g = verdicts(got);
   for (const Statement* s : p.asserts()) {
-    auto detail = [s](const std::map<const Statement*, std::string>& v) {
-      return v.count(s) ? "fails, " + v.at(s) : std::string("holds");
-    };
-    if (detail(w) == detail(g)) continue;
+    std::string w = assert_verdict(want, s->name), g = assert_verdict(got, s->name);
+    if (w == g) continue;
     ++differences;
     std::printf("%s:%d: the engines disagree on %s%s: interp: %s; %s: %s\n", p.file.c_str(),
-                s->line, s->name.c_str(), with.c_str(), detail(w).c_str(), backend.c_str(),
-                detail(g).c_str());
+                s->line, s->name.c_str(), with.c_str(), w.c_str(), backend.c_str(), g.c_str());
   }
   return differences;
 }

@@ -1,11 +1,9 @@
 #include "fuzz/oracles.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <map>
 #include <unordered_map>
 
 #include "compiler/engine.h"
@@ -31,18 +29,15 @@ std::string compare(const InterpResult& want, const InterpResult& got, const std
     std::string d = describe_difference(want.outputs[k].second, got.outputs[k].second);
     if (!d.empty()) return want.outputs[k].first->name + ": " + d + " (interp vs " + what + ")";
   }
-  // Where and with which values an assert fails shows its operands, which must agree too.
-  std::map<std::string, std::string> a, b;
-  for (const AssertFailure& f : want.failures) a[f.statement->name] = f.detail;
-  for (const AssertFailure& f : got.failures) b[f.statement->name] = f.detail;
-  if (a == b) return "";
-  for (const auto& [name, detail] : a)
-    if (!b.count(name) || b.at(name) != detail)
-      return name + " fails, " + detail + " in interp; " +
-             (b.count(name) ? "fails, " + b.at(name) : std::string("holds")) + " in " + what;
-  const auto& [name, detail] =
-      *std::find_if(b.begin(), b.end(), [&](const auto& nd) { return !a.count(nd.first); });
-  return name + " holds in interp; fails, " + detail + " in " + what;
+  // An assert that fails in either engine fails alike in both: where and with which values
+  // show its operands, which must agree too.
+  for (const InterpResult* r : {&want, &got})
+    for (const AssertFailure& f : r->failures) {
+      const std::string& name = f.statement->name;
+      std::string w = assert_verdict(want, name), g = assert_verdict(got, name);
+      if (w != g) return name + " " + w + " in interp; " + g + " in " + what;
+    }
+  return "";
 }
 
 // Runs `check`, turning any exception into a failure of `oracle`: an engine that throws on a

@@ -167,6 +167,12 @@ std::string format_output(const std::string& name, const Tensor& t, int64_t limi
   return name + " " + type_string(t) + " = " + format_value(t, limit);
 }
 
+std::string assert_verdict(const InterpResult& r, const std::string& name) {
+  for (const AssertFailure& f : r.failures)
+    if (f.statement->name == name) return "fails, " + f.detail;
+  return "holds";
+}
+
 std::optional<InterpOptions> scrambled_options(const Program& p, InterpOptions options) {
   bool repeats = false;
   for (const UOp* n : topo_order(p.roots())) {

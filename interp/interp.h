@@ -44,6 +44,10 @@ struct InterpResult {
 
 InterpResult interpret(const Program& p, const InterpOptions& options);
 
+// The verdict on the assert named `name`: "holds", or "fails, " and where and with which
+// values (AssertFailure::detail), which shows its operands.
+std::string assert_verdict(const InterpResult& r, const std::string& name);
+
 // `options` with each buffer slot it leaves to the default data given scrambled_input instead,
 // or nullopt when none of those buffers is longer than kDefaultPeriod: shorter, the default
 // data holds distinct values, and no wrong index reads what the right one would.
