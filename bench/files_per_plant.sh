@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # For every planted bug, a minimizing campaign into an empty corpus, and how many reproducer
 # files it leaves (one bug should leave one). With --target, the same through an external
-# engine: uopc run with the plant, against uopc interp.
+# engine: uopc run with the plant, against uopc interp, which must also refuse malformed programs.
 # Usage: bench/files_per_plant.sh [SECONDS] [--target] [PLANT...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ for plant in "${plants[@]}"; do
   dir="$work/$plant"
   if [ $target = 1 ]; then
     "$uopc" fuzz --seconds "$seconds" --jobs 2 --minimize --corpus "$dir" \
-      --target "$uopc run --backend tcc --plant $plant" >"$work/out" 2>&1 || true
+      --rejection --target "$uopc run --backend tcc --plant $plant" >"$work/out" 2>&1 || true
   else
     "$uopc" fuzz --plant "$plant" --seconds "$seconds" --jobs 2 --minimize --corpus "$dir" \
       >"$work/out" 2>&1 || true

@@ -145,6 +145,11 @@ std::string steering_flags(const FuzzArgs& a) {
   return flags.empty() ? "" : " " + flags;
 }
 
+// Whether a failure is an external engine's (the target oracles').
+bool by_target(const std::string& oracle) {
+  return oracle.rfind("target", 0) == 0;
+}
+
 // The failure as a worker reports it: shrunk first when asked, and named.
 Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend, Target* target) {
   Record r{seed, std::move(f), ""};
@@ -152,7 +157,18 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   try {
     p = parse_program(r.failure.program, "failing.uir");
   } catch (const UserError&) {  // a rejection failure: the text breaks a rule on purpose
-    r.signature = failure_signature(r.failure, Program{}, backend, r.failure.config);
+    if (!target) {
+      r.signature = failure_signature(r.failure, Program{}, backend, r.failure.config);
+      return r;
+    }
+    if (a.minimize) {
+      Reduced small = reduce_lines(r.failure.program, fails_target_rejection(*target, r.failure));
+      std::string why = r.failure.detail.substr(r.failure.detail.find(" on a program that ") + 19);
+      why = why.substr(0, why.rfind(", expected"));
+      if (std::optional<Failure> again = check_target_rejects(small.text, why, *target))
+        r.failure = *again;
+    }
+    r.signature = target_rejection_signature(r.failure, *target);
     return r;
   }
   if (target) {
@@ -199,7 +215,7 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
     bool skipped = false;
     std::optional<Failure> f;
     if (!target || a.with_engines) f = check_seed(seed, *backend, gen, stats);
-    if (target && !f) f = check_seed_target(seed, gen, *target, &skipped);
+    if (target && !f) f = check_seed_target(seed, gen, *target, a.rejection, &skipped);
     shared->started_ms[j] = 0;
     shared->programs[j] = ++done;
     if (skipped) ++shared->skipped[j];
@@ -214,7 +230,7 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
       shared->started_ms[j] = now_ms();
     }
     Record record =
-        make_record(seed, *f, a, *backend, f->oracle == "target" ? target.get() : nullptr);
+        make_record(seed, *f, a, *backend, by_target(f->oracle) ? target.get() : nullptr);
     shared->started_ms[j] = 0;
     shared->minimizing[j] = false;
     write_all(fd, encode(record));
@@ -267,6 +283,7 @@ std::string replay_flags(const FuzzArgs& a) {
         " --target " + shell_quote(a.target) + (a.target_persistent ? " --target-persistent" : "");
     std::string compare = comparison_of(a).flags();
     if (!compare.empty()) flags += " " + compare;
+    if (a.rejection) flags += " --rejection";
   }
   return a.plant.empty() ? flags : flags + " --plant " + a.plant;
 }
@@ -275,7 +292,7 @@ std::string replay_flags(const FuzzArgs& a) {
 // with the signature header and parse (a rejection's reproducer breaks a rule on purpose).
 std::string foreign_reason(const std::string& text) {
   if (text.rfind("# signature: ", 0) != 0) return "does not start with a '# signature:' line";
-  if (text.find("the rejection oracle") != std::string::npos) return "";
+  if (text.find("rejection oracle") != std::string::npos) return "";
   try {
     parse_program(text, "corpus.uir");
   } catch (const UserError&) {
@@ -502,14 +519,14 @@ class Driver {
   // What a reproducer says above its program: where it came from, how it was generated and
   // judged, and the command that replays it.
   std::string header(const std::string& signature, const Record& r, const std::string& path) {
-    bool by_target = r.failure.oracle == "target";
+    bool target = by_target(r.failure.oracle);
     std::string plant = a_.plant.empty() ? "" : " --plant " + a_.plant;
     std::string out = "# signature: " + signature + "\n# found by uopc fuzz (seed " +
                       std::to_string(r.seed) + "): the " + r.failure.oracle +
                       " oracle: " + r.failure.detail + "\n";
     if (!a_.plant.empty()) out += "# planted bug: " + a_.plant + "\n";
     if (!a_.steering_words.empty()) out += "# generated with:" + steering_flags(a_) + "\n";
-    if (by_target) {
+    if (target) {
       std::string compare = comparison_of(a_).flags();
       out += "# compared: " + comparison_of(a_).name() + "\n";
       out += "# replay: uopc fuzz --check " + path + " --target " + shell_quote(a_.target) +
@@ -625,7 +642,7 @@ int replay(const FuzzArgs& a) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   uint64_t seed = static_cast<uint64_t>(a.replay);
   std::unique_ptr<Target> target = a.target.empty() ? nullptr : make_target(a);
-  std::optional<Failure> f = target ? check_seed_target(seed, gen_options(a), *target)
+  std::optional<Failure> f = target ? check_seed_target(seed, gen_options(a), *target, a.rejection)
                                     : check_seed(seed, *backend, gen_options(a));
   if (!f) {
     std::printf("# seed %llu: every oracle agrees\n%s", static_cast<unsigned long long>(seed),
@@ -639,12 +656,35 @@ int replay(const FuzzArgs& a) {
   return 1;
 }
 
+// A file uopc refuses (`refusal`, its error) against an external engine, which must refuse it.
+int check_refused(const std::string& text, const std::string& refusal, const FuzzArgs& a,
+                  Target& target) {
+  bool skipped = false;
+  std::string why = "uopc refuses (" + refusal.substr(0, refusal.find('\n')) + ")";
+  if (std::optional<Failure> f = check_target_rejects(text, why, target, &skipped)) {
+    std::printf("disagreement: the target-rejection oracle failed: %s\n", f->detail.c_str());
+    if (!f->log.empty())
+      std::printf("the engine's last lines on stderr:\n%s", as_comment(f->log).c_str());
+    return 1;
+  }
+  std::printf("%s %s, as uopc does\n",
+              skipped ? "the engine does not support" : "the engine refuses", a.check.c_str());
+  return 0;
+}
+
 // Every oracle on one file: how a kept reproducer is replayed, whatever oracle it trips.
 int check_file(const FuzzArgs& a) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
-  Program p = load_program(a.check);
   if (!a.target.empty()) {
     std::unique_ptr<Target> target = make_target(a);
+    // A program uopc refuses is checked for that: the engine must refuse it too.
+    std::string text = read_source(a.check);
+    Program p;
+    try {
+      p = parse_program(text, a.check);
+    } catch (const UserError& e) {
+      return check_refused(text, e.what(), a, *target);
+    }
     bool skipped = false;
     if (std::optional<Failure> f = check_target(p, *target, &skipped)) {
       std::printf("disagreement: the target oracle failed: %s\n", f->detail.c_str());
@@ -657,6 +697,7 @@ int check_file(const FuzzArgs& a) {
                 a.check.c_str(), target->comparison().name().c_str());
     return 0;
   }
+  Program p = load_program(a.check);
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
   if (std::optional<Failure> f = check_program(p, *backend, true, config)) {
     std::printf("disagreement: the %s oracle failed: %s\n", f->oracle.c_str(), f->detail.c_str());

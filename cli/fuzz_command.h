@@ -27,7 +27,8 @@ struct FuzzArgs {
   std::string target;   // an external engine (fuzz/target.h): `CMD FILE` prints what interp does
   bool target_persistent = false;  // CMD is started once per worker and reads paths on stdin
   bool with_engines = false;       // with a target: uopc's own oracles on each program too
-  std::string compare = "exact";   // how CMD's outputs are judged (fuzz/compare.h): or spec
+  bool rejection = false;  // with a target: it must also refuse programs that break a type rule
+  std::string compare = "exact";  // how CMD's outputs are judged (fuzz/compare.h): or spec
   bool nan_equal = false;
   bool signed_zero_equal = false;
   std::string corpus;  // keep the smallest reproducer of each signature here; implies keep_going

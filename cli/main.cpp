@@ -547,6 +547,10 @@ int dispatch(int argc, char** argv) {
   fuzz->add_flag("--with-engines", fa.with_engines,
                  "with --target: also check uopc's compiled engine and every oracle on each "
                  "program, so that three engines are diffed at once");
+  fuzz->add_flag("--rejection", fa.rejection,
+                 "with --target: also give the engine programs that break one type rule, each of "
+                 "which it must refuse with status 2")
+      ->needs(fuzz->get_option("--target"));
   fuzz->add_option("--compare", fa.compare,
                    "how --target's outputs are judged: exact (bit for bit) or spec (the "
                    "differences LANGUAGE.md §7 allows)");

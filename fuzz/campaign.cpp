@@ -94,11 +94,17 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend, const Ste
 }
 
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,
-                                         bool* skipped) {
+                                         bool rejection, bool* skipped) {
   RandomChoices choices(seed);
   Program p = generate(choices, gen);
   if (auto f = check_steering(p, gen.steering)) return f;
-  return check_target(p, target, skipped);
+  if (auto f = check_target(p, target, skipped)) return f;
+  if (!rejection || seed % 4 != 0) return std::nullopt;
+  Broken b = break_one_rule(choices, p);
+  // What uopc's own checker lets through is uopc's failure (the rejection oracle's), not the
+  // engine's.
+  if (check_rejected(b.text, b.rule)) return std::nullopt;
+  return check_target_rejects(b.text, "breaks the " + b.rule + " rule", target, skipped);
 }
 
 CampaignResult run_campaign(const CampaignOptions& o) {

@@ -309,20 +309,33 @@ std::optional<Failure> check_expression(const RandomExpr& r, SymbolicStats* stat
   return std::nullopt;
 }
 
+namespace {
+
+// An external engine's failure on `text`, with its last lines on stderr.
+Failure target_failure(const char* oracle, std::string detail, const std::string& text,
+                       const TargetAnswer& answer) {
+  Failure f{oracle, std::move(detail), text};
+  f.log = answer.err_tail;
+  while (!f.log.empty() && f.log.back() == '\n') f.log.pop_back();
+  return f;
+}
+
+bool unsupported(const TargetAnswer& answer, bool* skipped) {
+  bool is = answer.kind == TargetAnswer::Kind::Exited && answer.code == kUnsupported;
+  if (is && skipped) *skipped = true;
+  return is;
+}
+
+}  // namespace
+
 std::optional<Failure> check_target(const Program& p, Target& target, bool* skipped) {
   std::string text = print_program(p);
   InterpResult want = interpret(p, {});
   TargetAnswer answer = target.run(text);
   bool exited = answer.kind == TargetAnswer::Kind::Exited;
-  if (exited && answer.code == kUnsupported) {
-    if (skipped) *skipped = true;
-    return std::nullopt;
-  }
+  if (unsupported(answer, skipped)) return std::nullopt;
   auto failure = [&](std::string detail) {
-    Failure f{"target", std::move(detail), text};
-    f.log = answer.err_tail;
-    while (!f.log.empty() && f.log.back() == '\n') f.log.pop_back();
-    return f;
+    return target_failure("target", std::move(detail), text, answer);
   };
   int expected_code = want.failures.empty() ? 0 : 1;
   Judge judge(p, target.comparison());
@@ -334,6 +347,17 @@ std::optional<Failure> check_target(const Program& p, Target& target, bool* skip
   std::string difference = judge.compare(want, answer.out);
   if (difference.empty()) return std::nullopt;
   return failure(difference);
+}
+
+std::optional<Failure> check_target_rejects(const std::string& text, const std::string& why,
+                                            Target& target, bool* skipped) {
+  TargetAnswer answer = target.run(text);
+  if (unsupported(answer, skipped)) return std::nullopt;
+  if (answer.kind == TargetAnswer::Kind::Exited && answer.code == kRefused) return std::nullopt;
+  return target_failure(
+      "target-rejection",
+      describe(answer, target.time_limit()) + " on a program that " + why + ", expected 2", text,
+      answer);
 }
 
 std::optional<Failure> check_program(const Program& p, Backend& backend, bool compiled_composites,

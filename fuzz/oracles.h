@@ -12,6 +12,8 @@
 //               primitive ops, in both engines
 //   roundtrip   parse(print(p)) is p
 //   rejection   a program breaking one type rule is refused with a located error
+//   target      an external engine prints what the interpreter prints; with rejection on, it
+//               also refuses (status 2) what uopc's type rules refuse (target-rejection)
 //   symbolic    a random integer expression over variables of random bounds keeps its value
 //               after simplification, and its value and the simplified one's lie in their
 //               interval bounds, for every value of the variables: decided by z3 (fuzz/smt.h),
@@ -89,6 +91,11 @@ std::string expression_text(const RandomExpr& expr);
 // (LANGUAGE.md §6's output lines) and answer 0 when the asserts hold, 1 when one fails. An
 // answer of 77 (unsupported) is no failure: `skipped` is set instead.
 std::optional<Failure> check_target(const Program& p, Target& target, bool* skipped = nullptr);
+// It must also refuse a program uopc refuses, with status 2 (LANGUAGE.md §6): `text` breaks a
+// type rule, as `why` says ("breaks the shrink bounds rule"). 77 is no failure here either;
+// running the program (0, 1) or any other answer is a "target-rejection" failure.
+std::optional<Failure> check_target_rejects(const std::string& text, const std::string& why,
+                                            Target& target, bool* skipped = nullptr);
 
 // p with every pad and flip replaced by its composite, same statements and names.
 Program with_composites(const Program& p);

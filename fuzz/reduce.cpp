@@ -427,6 +427,38 @@ Interesting fails_target(Target& target, const Failure& failure) {
   };
 }
 
+namespace {
+
+// uopc's message for a text it refuses, without the place it points at ("" when it accepts).
+std::string refusal(const std::string& text) {
+  try {
+    parse_program(text, "candidate.uir");
+  } catch (const UserError& e) {
+    std::string what = e.what();
+    size_t at = what.find("error: ");
+    if (at == std::string::npos) at = 0;
+    return what.substr(at, what.find('\n', at) - at);
+  }
+  return "";
+}
+
+// How an engine failed to refuse a text: "ran it" for 0 and 1, else what it answered.
+std::string not_refused_how(const Failure& f) {
+  std::string answer = f.detail.substr(0, f.detail.find(" on a program"));
+  return answer == "exited 0" || answer == "exited 1" ? "ran it" : answer;
+}
+
+}  // namespace
+
+Interesting fails_target_rejection(Target& target, const Failure& failure) {
+  return [&target, message = refusal(failure.program),
+          how = not_refused_how(failure)](const std::string& text) {
+    if (message.empty() || refusal(text) != message) return false;
+    std::optional<Failure> f = check_target_rejects(text, "breaks a rule", target);
+    return f && not_refused_how(*f) == how;
+  };
+}
+
 UOpRef as_literals(const UOp* n, int64_t max_elements) {
   if (n->numel() < 1 || n->numel() > max_elements) return nullptr;
   Program alone;

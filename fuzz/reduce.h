@@ -47,6 +47,11 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend,
 // (fuzz/signature.h) as `failure`.
 Interesting fails_target(Target& target, const Failure& failure);
 
+// Still breaks a type rule as `failure`'s program does (uopc refuses it with the same message,
+// wherever it points) and the external engine still does not refuse it in the same way: it runs
+// it (0 or 1), or it answers the same other status.
+Interesting fails_target_rejection(Target& target, const Failure& failure);
+
 // The oracle a program fails first (engines/memory/cost, roundtrip, composites), if any.
 std::optional<Failure> first_failure(const Program& p, Backend& backend,
                                      const EngineConfig& config = {});

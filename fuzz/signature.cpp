@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -309,39 +310,49 @@ std::string rule_word(std::string rule) {
   return rule;
 }
 
-// The type rules the parser does not check: each variant break_one_rule makes of two small
-// programs (i32 and f32, rank 3) that the parser accepts. (Sorted names, spaces as '_'.)
-std::set<std::string> rules_not_checked() {
+// The type rules a checker lets through: each variant break_one_rule makes of two small
+// programs (i32 and f32, rank 3) that `lets_through` says it does not refuse. (Sorted names,
+// spaces as '_'.)
+std::set<std::string> rules_let_through(
+    const std::function<bool(const std::string&)>& lets_through) {
   std::set<std::string> rules;
   for (const char* dtype : {"i32", "f32"}) {
     Program valid = parse_program(
         "%x = buffer 24 dtype=" + std::string(dtype) + " slot=0\n%m = reshape %x shape=[2 3 4]\n",
         "probe.uir");
-    for (const Broken& b : rule_breakers(valid, valid.statements.back(), 0)) {
-      try {
-        parse_program(b.text, "probe.uir");
-      } catch (const std::exception&) {
-        continue;
-      }
-      rules.insert(rule_word(b.rule));
-    }
+    for (const Broken& b : rule_breakers(valid, valid.statements.back(), 0))
+      if (lets_through(b.text)) rules.insert(rule_word(b.rule));
   }
   return rules;
 }
 
-// A wrongly accepted program is named by the type rules the parser does not check: one rule
+// The type rules the parser does not check.
+std::set<std::string> rules_not_checked() {
+  return rules_let_through([](const std::string& text) {
+    try {
+      parse_program(text, "probe.uir");
+    } catch (const std::exception&) {
+      return false;
+    }
+    return true;
+  });
+}
+
+// A wrongly accepted program is named by the type rules the checker lets through: one rule
 // ("rejection-pad_length"), or every one a checker that skips several lets through, so that one
 // skipped check is one signature whichever rule a program happens to break. The rule the
 // program breaks, when the small programs break none.
-std::optional<std::string> by_rule(const Failure& f) {
+std::string by_rule(const std::string& prefix, const Failure& f, std::set<std::string> rules) {
   const std::string from = "breaks the ", to = " rule";
   size_t a = f.detail.find(from), b = f.detail.rfind(to);
-  if (f.oracle != "rejection" || a == std::string::npos || b == std::string::npos || b <= a)
-    return std::nullopt;
-  std::set<std::string> rules = rules_not_checked();
-  if (rules.empty()) rules.insert(rule_word(f.detail.substr(a + from.size(), b - a - from.size())));
-  std::string out = "rejection";
-  for (const std::string& rule : rules) out += (out == "rejection" ? "-" : "+") + rule;
+  if (rules.empty() && a != std::string::npos && b != std::string::npos && b > a)
+    rules.insert(rule_word(f.detail.substr(a + from.size(), b - a - from.size())));
+  std::string out = prefix;
+  for (const std::string& rule : rules) out += (out == prefix ? "-" : "+") + rule;
+  // A file name stays short: a checker that lets many rules through is named by how many.
+  static const size_t every = rules_let_through([](const std::string&) { return true; }).size();
+  if (rules.size() == every) return prefix + "-every_rule";
+  if (out.size() > 200) return prefix + "-" + std::to_string(rules.size()) + "_rules";
   return out;
 }
 
@@ -428,9 +439,20 @@ std::string target_signature(const Failure& f, const Program& p, Target& target)
   return prefix + (division ? std::string("division") : std::string(op_name(at->op)));
 }
 
+std::string target_rejection_signature(const Failure& f, Target& target) {
+  // The engine's answers do not change during a campaign: each worker probes it once.
+  static std::map<std::string, std::set<std::string>> probed;
+  auto [at, fresh] = probed.try_emplace(target.command());
+  if (fresh)
+    at->second = rules_let_through([&](const std::string& text) {
+      return check_target_rejects(text, "breaks a rule", target).has_value();
+    });
+  return by_rule("target-rejection", f, at->second);
+}
+
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config) {
-  if (std::optional<std::string> rule = by_rule(f)) return *rule;
+  if (f.oracle == "rejection") return by_rule("rejection", f, rules_not_checked());
   std::string family = oracle_family(f.oracle);
   // The ub oracle names the C operator whose decision broke, which is the cause wherever the
   // operator sat (an index of a flip, a user's mod): "ub-sub"; idiv and mod share one decision.

@@ -50,6 +50,11 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 // way of dividing, "target-division".
 std::string target_signature(const Failure& f, const Program& p, Target& target);
 
+// A malformed program an external engine did not refuse (check_target_rejects), named by the
+// type rules it lets through, probed through the engine:
+// "target-rejection-pad_length+shrink_bounds".
+std::string target_rejection_signature(const Failure& f, Target& target);
+
 // What went wrong with an external engine: "value" (it printed another value, or an assert's
 // verdict differs), "exitN" (it answered status N, neither 0 nor 1), "SIGSEGV" (a signal ended
 // it), "timeout".

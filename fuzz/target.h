@@ -19,6 +19,8 @@ namespace uopc {
 
 // The status an engine answers for a program it does not support.
 constexpr int kUnsupported = 77;
+// The status of a program that does not parse or type-check (LANGUAGE.md §6).
+constexpr int kRefused = 2;
 
 struct TargetAnswer {
   enum class Kind { Exited, Signaled, TimedOut } kind = Kind::Exited;

@@ -452,6 +452,64 @@ TEST(FuzzTarget, SignaturesNameOnlyOpsOfTheReproducer) {
   EXPECT_EQ(files, 1) << c.out;
 }
 
+// The one file a campaign with `--rejection` left in `dir`, checked: a small reproducer that
+// uopc refuses, whose replay line fails against the engine and passes against `uopc run`.
+void expect_one_rejection_file(const std::string& dir, const std::string& engine) {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u);
+  std::string name = std::filesystem::path(files[0]).filename().string();
+  EXPECT_EQ(name.rfind("target-rejection-", 0), 0u) << name;
+  std::string text = testing::read_file(files[0]);
+  EXPECT_LE(count_statements(text), 4) << text;
+  EXPECT_EQ(testing::run_uopc("check '" + files[0] + "'").exit_code, 2) << text;
+  std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
+  auto replay = testing::run_uopc("fuzz --check '" + files[0] + "' --target '" + engine + "'");
+  EXPECT_EQ(replay.exit_code, 1) << replay.out << replay.err;
+  auto fixed = testing::run_uopc("fuzz --check '" + files[0] + "' --target '" + run + "'");
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.out << fixed.err;
+}
+
+// An engine that runs what it should refuse: uopc run with its type rules switched off is
+// invisible to the value oracle and found by --rejection, as one signature that lists the rules
+// it lets through.
+TEST(FuzzTarget, RejectionFindsAnEngineThatRunsMalformedPrograms) {
+  std::string dir = ::testing::TempDir() + "/rejection-corpus";
+  std::filesystem::remove_all(dir);
+  std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
+  std::string engine = run + " --plant skip_static_checks";
+  std::string campaign = "fuzz --seconds 30 --max-programs 80 --seed 2 --target '" + engine + "'";
+  auto without = testing::run_uopc(campaign);
+  EXPECT_EQ(without.exit_code, 0) << without.out << without.err;
+  auto c = testing::run_uopc(campaign + " --rejection --minimize --corpus " + dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("--rejection"), std::string::npos) << c.out;  // in the replay hint
+  expect_one_rejection_file(dir, engine);
+  auto clean = testing::run_uopc(
+      "fuzz --seconds 30 --max-programs 80 --seed 2 --rejection "
+      "--target '" +
+      run + "'");
+  EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+}
+
+// An engine that fails with status 3 where it should refuse with 2 is found the same way.
+TEST(FuzzTarget, RejectionFindsAnEngineThatCrashesOnMalformedPrograms) {
+  std::string dir = ::testing::TempDir() + "/rejection-crash-corpus";
+  std::filesystem::remove_all(dir);
+  std::string engine = ::testing::TempDir() + "/crashes-on-malformed.sh";
+  std::ofstream(engine) << "#!/bin/sh\n"
+                        << UOPC_BINARY_PATH << " run --backend tcc \"$1\"\n"
+                        << "status=$?\n[ $status = 2 ] && exit 3\nexit $status\n";
+  ::chmod(engine.c_str(), 0755);
+  auto c = testing::run_uopc(
+      "fuzz --seconds 30 --max-programs 40 --seed 2 --rejection --minimize "
+      "--corpus " +
+      dir + " --target '" + engine + "'");
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("exited 3 on a program that breaks the "), std::string::npos) << c.out;
+  expect_one_rejection_file(dir, engine);
+}
+
 }  // namespace
 }  // namespace uopc
 
