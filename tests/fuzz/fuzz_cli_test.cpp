@@ -478,7 +478,7 @@ TEST(FuzzTarget, RejectionFindsAnEngineThatRunsMalformedPrograms) {
   std::filesystem::remove_all(dir);
   std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
   std::string engine = run + " --plant skip_static_checks";
-  std::string campaign = "fuzz --seconds 30 --max-programs 80 --seed 2 --target '" + engine + "'";
+  std::string campaign = "fuzz --seconds 30 --max-programs 40 --seed 2 --target '" + engine + "'";
   auto without = testing::run_uopc(campaign);
   EXPECT_EQ(without.exit_code, 0) << without.out << without.err;
   auto c = testing::run_uopc(campaign + " --rejection --minimize --corpus " + dir);
@@ -502,7 +502,7 @@ TEST(FuzzTarget, RejectionFindsAnEngineThatCrashesOnMalformedPrograms) {
                         << "status=$?\n[ $status = 2 ] && exit 3\nexit $status\n";
   ::chmod(engine.c_str(), 0755);
   auto c = testing::run_uopc(
-      "fuzz --seconds 30 --max-programs 40 --seed 2 --rejection --minimize "
+      "fuzz --seconds 30 --max-programs 20 --seed 2 --rejection --minimize "
       "--corpus " +
       dir + " --target '" + engine + "'");
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
