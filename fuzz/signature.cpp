@@ -13,6 +13,7 @@
 #include "interp/interp.h"
 #include "ir/build.h"
 #include "ir/error.h"
+#include "ir/eval_scalar.h"
 #include "ir/parse.h"
 #include "ir/print.h"
 
@@ -209,11 +210,52 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
   return root;
 }
 
+// n reading its data sources' own values, as staged literals: the data the failure met (a NaN,
+// a -0 that the fresh and varied inputs never hold), with n the only op computed, on values an
+// engine holds in memory as it holds computed ones (literals alone it may fold or select
+// between). Null when no source changes (or one is too large to write out).
+UOpRef with_own_values(const UOp& n) {
+  std::vector<UOpRef> src;
+  bool changed = false;
+  for (size_t k = 0; k < n.src.size(); ++k) {
+    const UOpRef& s = n.src[k];
+    bool data = k == 0 || (n.op != Op::Shrink && n.op != Op::Index);
+    UOpRef values = data && s->op != Op::Const ? nested_literals(*s) : nullptr;
+    if (data && s->op != Op::Const && s->numel() > 0 && !values) return nullptr;
+    changed |= values && values != s;
+    src.push_back(values ? stage(values) : s);
+  }
+  return changed ? with_sources(n, src) : nullptr;
+}
+
+// Every step of a reduce's fold at once, as one elementwise op on staged values: op(acc, x) for
+// the accumulator and the element each step of the left fold meets, on the reduce's operand's
+// own values. Null for a reduce of nothing or of more than 4096 elements.
+UOpRef fold_steps(const UOp& n) {
+  const UOp& x = *n.src[0];
+  if (x.numel() == 0 || x.numel() > 4096) return nullptr;
+  Tensor t = interpret(single_output(Program{}, shared_from(&x)), {}).outputs.at(0).second;
+  int64_t inner = std::max<int64_t>(n.numel(), 1), steps = x.numel();
+  std::vector<Scalar> acc(static_cast<size_t>(inner), reduce_identity(n.reduce_op(), n.dtype));
+  std::vector<Scalar> before, element;
+  for (int64_t k = 0; k < steps; ++k) {
+    Scalar& a = acc[static_cast<size_t>(k % inner)];
+    before.push_back(a);
+    element.push_back(t.at(k));
+    a = *eval_scalar(n.reduce_op(), n.dtype, {a, t.at(k)});
+  }
+  auto staged = [&](const std::vector<Scalar>& v) {
+    return stage(nested_stack({steps}, [&](int64_t i) { return v[static_cast<size_t>(i)]; }));
+  };
+  return alu(n.reduce_op(), {staged(before), staged(element)});
+}
+
 // The first node, sources before users, that fails on fresh inputs by itself (shaped as given,
-// widened or extended); failing that, the needed_node of the first whose value (with its whole
-// subgraph) fails, or of the whole program.
+// widened or extended); with `own_values`, then the first that fails by itself on its sources'
+// own values; failing that, the needed_node of the first whose value (with its whole subgraph)
+// fails, or of the whole program.
 std::optional<Located> localize(const Program& p, const Test& fails, const Test* plain = nullptr,
-                                const KindsOf* kinds_of = nullptr) {
+                                const KindsOf* kinds_of = nullptr, bool own_values = false) {
   std::vector<const UOp*> order;
   for (const UOp* n : topo_order(p.roots()))
     if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
@@ -250,6 +292,13 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
       if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
       return at;
     }
+  for (const UOp* n : own_values ? order : std::vector<const UOp*>{}) {
+    UOpRef alone = with_own_values(*n);
+    if (!alone || !fails(single_output(p, alone))) continue;
+    // A reduce whose fold fails written out has a wrong op, not a wrong reduce.
+    UOpRef fold = n->op == Op::Reduce ? fold_steps(*n) : nullptr;
+    return Located{fold && fails(single_output(p, fold)) ? n->reduce_op() : n->op};
+  }
   for (const UOp* n : order) {
     Program whole = single_output(p, shared_from(n));
     if (!fails(whole)) continue;
@@ -427,16 +476,23 @@ std::string target_kind(const Failure& f) {
 
 std::string target_signature(const Failure& f, const Program& p, Target& target) {
   std::string kind = target_kind(f);
-  std::optional<Located> at = localize(p, [&](const Program& q) {
-    std::optional<Failure> g = check_target(q, target);
-    return g && target_kind(*g) == kind;
-  });
+  // A black box may go wrong only on some values (a NaN, a -0): a node is also tried alone on
+  // the values its sources had in the failing program.
+  std::optional<Located> at = localize(
+      p,
+      [&](const Program& q) {
+        std::optional<Failure> g = check_target(q, target);
+        return g && target_kind(*g) == kind;
+      },
+      nullptr, nullptr, true);
   std::string prefix = kind == "value" ? "target-" : "target-" + kind + "-";
   if (!at) return by_outputs(f, p);
-  // An engine's mod is its floor division's remainder, as in uopc's own renderer (ub-division,
-  // engines-render_division): one way of dividing, one signature.
-  bool division = at->op == Op::Idiv || at->op == Op::Mod;
-  return prefix + (division ? std::string("division") : std::string(op_name(at->op)));
+  // An engine's mod is its floor division's remainder, and its min a max the other way round,
+  // as in uopc's own renderer (ub-division, engines-render_minmax): one way of dividing, one of
+  // choosing, one signature each.
+  if (at->op == Op::Idiv || at->op == Op::Mod) return prefix + "division";
+  if (at->op == Op::Max || at->op == Op::Min) return prefix + "minmax";
+  return prefix + std::string(op_name(at->op));
 }
 
 std::string target_rejection_signature(const Failure& f, Target& target) {

@@ -352,6 +352,20 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
            // a truncating idiv and a truncating mod are one way of dividing
            Case{"floordiv_truncates", "%x = stack -5 3\n%y = idiv %x 2\n", "target-division"},
            Case{"floordiv_truncates", "%x = stack -5 3\n%y = mod %x 7\n", "target-division"},
+           // a max or min wrong only on a NaN or a -0, which fresh and varied inputs never hold:
+           // found alone on its operands' own values; in a reduce, by its fold's steps
+           Case{"minmax_reversed",
+                "%x = stack 0.0 nan 1.5\n%y = expand 0.0 shape=[3]\n%s = stage %x\n"
+                "%m = max %s %y\n",
+                "target-minmax"},
+           Case{"minmax_reversed",
+                "%x = buffer 12\n%m = reshape %x shape=[6 2]\n%y = expand -0.0 shape=[6 2]\n"
+                "%z = stage %y\n%n = min %m %z\n%r = mul %n 2.0\n",
+                "target-minmax"},
+           Case{"minmax_reversed",
+                "%x = stack 0.0 0.0 1.0 -1.0 nan nan\n%m = reshape %x shape=[3 2]\n"
+                "%s = stage %m\n%r = reduce %s op=max\n",
+                "target-minmax"},
            // an assert that fails only in the target is a value that differs
            Case{"pad_swap_sides",
                 "%x = stack 1.0 2.0 3.0\n%p = pad %x pads=[1 0]\n%w = stack 0.0 1.0 2.0 3.0\n"
