@@ -55,9 +55,11 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
   if (auto f = check_engines(p, backend, draw_engine_config(choices))) return f;
   if (auto f = check_roundtrip(p)) return f;
   if (seed % 4 != 0) return std::nullopt;
+  if (auto f = check_bounds(p)) return f;
   // Rebuilding pad and flip from primitives makes programs several times larger (the
   // anti-identity is quadratic), so the composites run on every fourth program, and through
-  // the compiled engine on every sixteenth.
+  // the compiled engine on every sixteenth; so does the bounds oracle, which interprets the
+  // program again keeping every value.
   if (auto f = check_composites(p, backend, seed % 16 == 0)) return f;
   Broken b = break_one_rule(choices, p);
   if (auto f = check_rejected(b.text, b.rule)) return f;

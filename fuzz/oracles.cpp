@@ -171,6 +171,27 @@ std::optional<Failure> check_roundtrip(const Program& p) {
   return std::nullopt;
 }
 
+// Sources come before their users, so the first value outside its interval is that of the
+// op whose interval rule is wrong: its sources' values were inside theirs.
+std::optional<Failure> check_bounds(const Program& p) {
+  std::vector<UOpRef> roots = p.roots();
+  std::unordered_map<const UOp*, Tensor> values = node_values(roots);
+  for (const UOp* n : topo_order(roots)) {
+    auto it = values.find(n);
+    if (n->dtype != DType::I32 || it == values.end()) continue;
+    for (int64_t i = 0; i < it->second.size(); ++i) {
+      int32_t v = it->second.at(i).as_i32();
+      if (v >= n->bounds.lo && v <= n->bounds.hi) continue;
+      return Failure{"bounds",
+                     std::string(op_name(n->op)) + " i32" + shape_str(n->shape) + ": element " +
+                         std::to_string(i) + " is " + std::to_string(v) +
+                         ", outside its interval " + interval_str(n->bounds),
+                     print_program(p)};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule) {
   try {
     parse_program(text, "broken.uir");
@@ -364,6 +385,7 @@ std::optional<Failure> check_program(const Program& p, Backend& backend, bool co
                                      const EngineConfig& config) {
   if (auto f = check_engines(p, backend, config)) return f;
   if (auto f = check_roundtrip(p)) return f;
+  if (auto f = check_bounds(p)) return f;
   return check_composites(p, backend, compiled_composites);
 }
 

@@ -10,6 +10,8 @@
 //               work needs, so a reduce recomputed inside an unrelated loop is a failure
 //   composites  pad and flip rebuilt from stack, reshape, shrink (ir/composite.h) equal the
 //               primitive ops, in both engines
+//   bounds      every i32 value lies in the interval its node carries (LANGUAGE.md §5), which
+//               type rules and rewrites trust; the first node whose value leaves it is named
 //   roundtrip   parse(print(p)) is p
 //   rejection   a program breaking one type rule is refused with a located error
 //   target      an external engine prints what the interpreter prints; with rejection on, it
@@ -68,6 +70,7 @@ std::optional<Failure> check_engines(const Program& p, Backend& backend,
 std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled = true,
                                         const std::vector<Op>& by_helper = {});
 std::optional<Failure> check_roundtrip(const Program& p);
+std::optional<Failure> check_bounds(const Program& p);
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
 // z3's time for one claim of the symbolic oracle; the domains evaluated point by point
 // instead of asking z3 (small ones, where that is faster), and when z3 gives up.

@@ -376,6 +376,7 @@ std::optional<Failure> first_failure(const Program& p, Backend& backend,
 std::optional<Failure> failure_in_family(const std::string& family, const Program& p,
                                          Backend& backend, const EngineConfig& config) {
   if (family == "roundtrip") return check_roundtrip(p);
+  if (family == "bounds") return check_bounds(p);
   if (std::optional<Failure> f = check_engines(p, backend, config)) return f;
   return check_composites(p, backend, true, config.by_helper);
 }

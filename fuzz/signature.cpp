@@ -509,6 +509,8 @@ std::string target_rejection_signature(const Failure& f, Target& target) {
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config) {
   if (f.oracle == "rejection") return by_rule("rejection", f, rules_not_checked());
+  // The bounds oracle names the op whose interval rule is wrong: "bounds-pad".
+  if (f.oracle == "bounds") return "bounds-" + f.detail.substr(0, f.detail.find(' '));
   std::string family = oracle_family(f.oracle);
   // The ub oracle names the C operator whose decision broke, which is the cause wherever the
   // operator sat (an index of a flip, a user's mod): "ub-sub"; idiv and mod share one decision.

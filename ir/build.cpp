@@ -109,6 +109,7 @@ Interval bounds_of(Op op, DType dtype, const std::vector<UOpRef>& src,
       return h;
     }
     case Op::Pad:
+      if (planted(Plant::PadBoundsIgnoreFill)) return src[0]->bounds;
       return hull(src[0]->bounds, Interval::point(value.as_i32()));
     case Op::Reduce: {
       int64_t popped = 1;

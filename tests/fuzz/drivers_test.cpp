@@ -23,9 +23,9 @@ namespace {
 // The most inputs each driver may need; each stops at its first failure.
 constexpr int64_t kBudget = 20000;
 
-const Plant kPlants[] = {Plant::DivDivUnchecked, Plant::DivmodSplitUnchecked,
-                         Plant::OverflowDecisionSub, Plant::MinmaxReversed,
-                         Plant::TableBroadcastFirstAxis};
+const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnchecked,
+                         Plant::OverflowDecisionSub,     Plant::MinmaxReversed,
+                         Plant::TableBroadcastFirstAxis, Plant::PadBoundsIgnoreFill};
 
 class Drivers : public ::testing::TestWithParam<Plant> {
  protected:
