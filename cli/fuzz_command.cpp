@@ -163,8 +163,7 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     }
     if (a.minimize) {
       Reduced small = reduce_lines(r.failure.program, fails_target_rejection(*target, r.failure));
-      std::string why = r.failure.detail.substr(r.failure.detail.find(" on a program that ") + 19);
-      why = why.substr(0, why.rfind(", expected"));
+      std::string why = rejection_reason(r.failure);
       if (std::optional<Failure> again = check_target_rejects(small.text, why, *target))
         r.failure = *again;
     }

@@ -370,6 +370,11 @@ std::optional<Failure> check_target(const Program& p, Target& target, bool* skip
   return failure(difference);
 }
 
+namespace {
+constexpr const char* kOnAProgramThat = " on a program that ";
+constexpr const char* kExpectedRefusal = ", expected 2";
+}  // namespace
+
 std::optional<Failure> check_target_rejects(const std::string& text, const std::string& why,
                                             Target& target, bool* skipped) {
   TargetAnswer answer = target.run(text);
@@ -377,8 +382,15 @@ std::optional<Failure> check_target_rejects(const std::string& text, const std::
   if (answer.kind == TargetAnswer::Kind::Exited && answer.code == kRefused) return std::nullopt;
   return target_failure(
       "target-rejection",
-      describe(answer, target.time_limit()) + " on a program that " + why + ", expected 2", text,
+      describe(answer, target.time_limit()) + kOnAProgramThat + why + kExpectedRefusal, text,
       answer);
+}
+
+std::string rejection_reason(const Failure& f) {
+  size_t from = f.detail.find(kOnAProgramThat), to = f.detail.rfind(kExpectedRefusal);
+  if (from == std::string::npos || to == std::string::npos) return "";
+  from += std::string(kOnAProgramThat).size();
+  return to > from ? f.detail.substr(from, to - from) : "";
 }
 
 std::optional<Failure> check_program(const Program& p, Backend& backend, bool compiled_composites,

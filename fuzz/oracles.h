@@ -99,6 +99,8 @@ std::optional<Failure> check_target(const Program& p, Target& target, bool* skip
 // running the program (0, 1) or any other answer is a "target-rejection" failure.
 std::optional<Failure> check_target_rejects(const std::string& text, const std::string& why,
                                             Target& target, bool* skipped = nullptr);
+// The `why` a target-rejection failure was made with.
+std::string rejection_reason(const Failure& f);
 
 // p with every pad and flip replaced by its composite, same statements and names.
 Program with_composites(const Program& p);
