@@ -5,12 +5,17 @@
 // what it checks (a program with its engine settings, a rule-breaking variant, an expression),
 // so a repeat that passed once passes again, and its coverage is no news to libFuzzer. Only
 // what passed is recorded: a failing check runs again each time it comes up.
+//
+// The table is allocated once, when the set is made, and insert never allocates. libFuzzer
+// runs an input a second time, and then scans the whole heap for leaks, whenever an execution
+// allocates more than it frees; a set that grew on the heap made every new program such an
+// execution.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <unordered_set>
+#include <vector>
 
 namespace uopc {
 
@@ -19,21 +24,23 @@ class Seen {
   // At most this many hashes; past it the set starts over, so memory stays bounded.
   static constexpr size_t kLimit = size_t{1} << 20;
 
+  Seen();
   bool contains(const std::string& content) const;
   void insert(const std::string& content);
-  size_t size() const { return hashes_.size(); }
+  size_t size() const { return size_; }
 
  private:
   struct Hash128 {
     uint64_t low, high;
     bool operator==(const Hash128&) const = default;
   };
-  struct ByLow {
-    size_t operator()(const Hash128& h) const { return static_cast<size_t>(h.low); }
-  };
   static Hash128 hash(const std::string& content);
+  // The slot holding `h`, or the empty slot where it would go.
+  size_t find(const Hash128& h) const;
 
-  std::unordered_set<Hash128, ByLow> hashes_;
+  // Open addressing at most half full; {0, 0} marks an empty slot.
+  std::vector<Hash128> slots_;
+  size_t size_ = 0;
 };
 
 }  // namespace uopc

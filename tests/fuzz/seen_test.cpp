@@ -2,11 +2,31 @@
 // compiles nothing, and a failing input fails every time it comes up.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <random>
 
 #include "fuzz/campaign.h"
 #include "fuzz/seen.h"
 #include "ir/plant.h"
+
+// Counts this binary's heap allocations, so a test can see that a call makes none.
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, size_t) noexcept {
+  std::free(p);
+}
 
 namespace uopc {
 namespace {
@@ -26,6 +46,19 @@ TEST(Seen, StartsOverPastItsLimit) {
   seen.insert("one more");
   EXPECT_EQ(seen.size(), 1u);
   EXPECT_TRUE(seen.contains("one more"));
+}
+
+// libFuzzer runs an input again, and scans the heap for leaks, after any execution that
+// allocates more than it frees: remembering a new program must not be such an allocation.
+TEST(Seen, InsertAllocatesNothing) {
+  Seen seen;
+  std::vector<std::string> contents;
+  for (int k = 0; k < 10000; ++k) contents.push_back("program " + std::to_string(k));
+  long before = g_allocations.load();
+  for (const std::string& content : contents) seen.insert(content);
+  EXPECT_EQ(g_allocations.load(), before);
+  EXPECT_EQ(seen.size(), contents.size());
+  for (const std::string& content : contents) EXPECT_TRUE(seen.contains(content));
 }
 
 // The tcc backend, counting what it is asked to compile.
