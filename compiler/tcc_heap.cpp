@@ -70,12 +70,8 @@ Header* take(size_t size) {
 
 void give_back(Header* h) {
   Heap& hp = heap();
-  if (h->class_log == kDirect) {
-    std::free(h);
-    return;
-  }
-  size_t bytes = size_t{1} << h->class_log;
-  if (hp.stats.cached_bytes + bytes > kMaxCachedBytes) {
+  size_t bytes = h->class_log == kDirect ? 0 : size_t{1} << h->class_log;
+  if (bytes == 0 || hp.stats.cached_bytes + bytes > kMaxCachedBytes) {
     std::free(h);
     return;
   }

@@ -34,11 +34,12 @@ class Seen {
     uint64_t low, high;
     bool operator==(const Hash128&) const = default;
   };
+  static constexpr Hash128 kEmpty{0, 0};
   static Hash128 hash(const std::string& content);
   // The slot holding `h`, or the empty slot where it would go.
   size_t find(const Hash128& h) const;
 
-  // Open addressing at most half full; {0, 0} marks an empty slot.
+  // Open addressing at most half full.
   std::vector<Hash128> slots_;
   size_t size_ = 0;
 };
