@@ -172,9 +172,12 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   }
   if (target) {
     if (a.minimize) {
-      Reduced small = reduce_program(p, fails_target(*target, r.failure));
-      p = parse_program(small.text, "reduced.uir");
-      if (std::optional<Failure> again = check_target(p, *target)) r.failure = *again;
+      Minimized small = minimize(p, r.failure.config, [&](const EngineConfig& c) {
+        return fails_target(*target, r.failure, c);
+      });
+      p = parse_program(small.reduced.text, "reduced.uir");
+      if (std::optional<Failure> again = check_target(p, *target, nullptr, small.config))
+        r.failure = *again;
     }
     r.signature = target_signature(r.failure, p, *target);
     return r;
@@ -530,8 +533,11 @@ class Driver {
       out += "# compared: " + comparison_of(a_).name() + "\n";
       out += "# replay: uopc fuzz --check " + path + " --target " + shell_quote(a_.target) +
              (a_.target_persistent ? " --target-persistent" : "") +
-             (compare.empty() ? "" : " " + compare) + plant + "\n";
-      out += "# by hand: " + target_replay(a_.target, a_.target_persistent, path) + "\n";
+             (compare.empty() ? "" : " " + compare) + plant + " " + r.failure.config.flags() + "\n";
+      out += "# by hand: " +
+             target_replay(a_.target, a_.target_persistent, path,
+                           target_environment(r.failure.config)) +
+             "\n";
     } else {
       out += "# flags: " + r.failure.config.flags() + "\n";
       out += "# replay: uopc fuzz --check " + path + " --backend " + a_.backend + plant + " " +
@@ -685,7 +691,8 @@ int check_file(const FuzzArgs& a) {
       return check_refused(text, e.what(), a, *target);
     }
     bool skipped = false;
-    if (std::optional<Failure> f = check_target(p, *target, &skipped)) {
+    EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
+    if (std::optional<Failure> f = check_target(p, *target, &skipped, config)) {
       std::printf("disagreement: the target oracle failed: %s\n", f->detail.c_str());
       if (!f->log.empty())
         std::printf("the engine's last lines on stderr:\n%s", as_comment(f->log).c_str());

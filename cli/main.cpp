@@ -13,6 +13,7 @@
 #include "cli/reduce_command.h"
 #include "cli/source.h"
 #include "compiler/engine.h"
+#include "compiler/engine_env.h"
 #include "compiler/thread_pool.h"
 #include "interp/interp.h"
 #include "interp/npy.h"
@@ -86,6 +87,7 @@ struct RunArgs : InterpArgs {
   std::string backend = "cc";
   bool check_bounds = false;
   bool check_ub = false;
+  bool check_cost = false;
   std::string plant;
   std::string opts = "auto";
   int threads = 0;  // all cores
@@ -192,8 +194,10 @@ std::unique_ptr<Built> build(const RunArgs& a) {
   b->program = load_program(a.path);
   b->inputs = interp_options(a, b->program);
   b->backend = backend_named(a.backend);
-  b->kernels = compile_program(b->program, {.check_bounds = a.check_bounds, .check_ub = a.check_ub},
-                               opts_choice(a.opts));
+  b->kernels = compile_program(
+      b->program,
+      {.check_bounds = a.check_bounds, .count_iterations = a.check_cost, .check_ub = a.check_ub},
+      opts_choice(a.opts));
   return b;
 }
 
@@ -202,6 +206,10 @@ int run_run(const RunArgs& a) {
   const Program& p = b->program;
   Executable e(p, b->kernels, *b->backend, b->inputs, threads_of(a));
   double ms = a.bench ? median_kernel_ms(e, a.bench_runs) : (e.run(), 0.0);
+  if (a.check_cost && !a.bench) {
+    std::string excess = excess_iterations(p, b->kernels, e.iterations());
+    if (!excess.empty()) throw std::logic_error(excess);
+  }
   int code = report(p, e.results(), a, !a.bench);
   if (a.bench) std::printf("kernel time: %.3f ms (median of %d runs)\n", ms, a.bench_runs);
   return code;
@@ -283,7 +291,11 @@ int run_diff(const RunArgs& a) {
     InterpResult want = interpret_for_diff(p, matching(b->kernels, data));
     InterpResult got;
     try {
-      got = run_compiled(p, b->kernels, *b->backend, data, threads_of(a));
+      Executable e(p, b->kernels, *b->backend, data, threads_of(a));
+      e.run();
+      got = e.results();
+      std::string excess = a.check_cost ? excess_iterations(p, b->kernels, e.iterations()) : "";
+      if (!excess.empty()) return failed(std::logic_error(excess));
     } catch (const BoundsError& e) {
       return failed(e);
     } catch (const UndefinedBehaviorError& e) {
@@ -419,6 +431,8 @@ int dispatch(int argc, char** argv) {
   if (!parse_plant(env_plant))
     throw UserError("UOPC_PLANT: no planted bug named '" + env_plant +
                     "' (see uopc fuzz --list-plants)");
+  // UOPC_OPTS, UOPC_THREADS and UOPC_CHECK are the defaults of the compiling commands' flags.
+  EngineEnvironment env = read_engine_environment();
   CLI::App app{"uopc: a compiler, reference interpreter and fuzzer for the .uir tensor language"};
   app.require_subcommand(1);
   // --help shows every default.
@@ -454,6 +468,7 @@ int dispatch(int argc, char** argv) {
   const char* opts_help =
       "kernel options: auto, none, or e.g. 'upcast=0:4,1:4 unroll=4 tile=0:64 thread=0'";
   LowerArgs la;
+  la.opts = env.opts.value_or(la.opts);
   CLI::App* lower = app.add_subcommand("lower", "print FILE's kernels as loop programs");
   CLI::App* render = app.add_subcommand("render", "print the C source of FILE's kernels");
   for (CLI::App* cmd : {lower, render}) {
@@ -484,6 +499,9 @@ int dispatch(int argc, char** argv) {
   });
 
   RunArgs ra;
+  ra.opts = env.opts.value_or(ra.opts);
+  ra.threads = env.threads.value_or(ra.threads);
+  ra.check_bounds = env.check_bounds, ra.check_ub = env.check_ub, ra.check_cost = env.check_cost;
   CLI::App* run = app.add_subcommand("run", "compile FILE to C, run it, print what interp prints");
   CLI::App* diff = app.add_subcommand("diff", "run FILE on the interpreter and compiled; compare");
   for (CLI::App* cmd : {run, diff}) {
@@ -502,6 +520,8 @@ int dispatch(int argc, char** argv) {
                   "check every load and store offset at run time (exit 3 on a bad one)");
     cmd->add_flag("--check-ub", ra.check_ub,
                   "check every i32 op written as plain C for overflow at run time (exit 3 on one)");
+    cmd->add_flag("--check-cost", ra.check_cost,
+                  "count loop iterations and fail (exit 3) past what the program's work needs");
     cmd->add_option("--opts", ra.opts, opts_help);
     cmd->add_option("--threads", ra.threads, "threads for kernels with a thread loop")
         ->default_str("all cores")

@@ -91,6 +91,22 @@ InterpOptions matching(const CompiledProgram& c, InterpOptions options) {
   return options;
 }
 
+int64_t iteration_bound(const Program& p, const CompiledProgram& c) {
+  int64_t outputs = 0, reduces = 0;
+  for (const KernelSpec& k : c.schedule.kernels) outputs += k.root->numel();
+  for (const UOp* n : topo_order(p.roots()))
+    if (n->op == Op::Reduce) reduces += n->src[0]->numel();
+  // Nested loops over axes of size >= 2 run at most twice their innermost count.
+  return 3 * (outputs + static_cast<int64_t>(c.schedule.kernels.size()) * reduces) + 64;
+}
+
+std::string excess_iterations(const Program& p, const CompiledProgram& c, int64_t iterations) {
+  int64_t bound = iteration_bound(p, c);
+  if (iterations <= bound) return "";
+  return "the kernels ran " + std::to_string(iterations) +
+         " loop iterations; the work needs at most " + std::to_string(bound);
+}
+
 std::string lowered_text(const CompiledProgram& c) {
   return with_big_stack([&] {
     std::string out;

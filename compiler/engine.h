@@ -39,6 +39,15 @@ void check_stored_sizes(const Program& p, const CompiledProgram& c, int64_t limi
 // reduce unrolled as a tree, not in order, folds differently).
 InterpOptions matching(const CompiledProgram& c, InterpOptions options = {});
 
+// The loop iterations `c`'s kernels need at most for `p`: each kernel computes its value once
+// and may recompute the reduces it reads. A loop nest that redoes a reduce per element of an
+// unrelated loop, or a loop left unsimplified, runs past it. Executable::iterations() of a
+// program compiled with count_iterations is compared with it (`uopc run --check-cost`).
+int64_t iteration_bound(const Program& p, const CompiledProgram& c);
+// "the kernels ran N loop iterations; the work needs at most M" when `iterations` is past the
+// bound, else "".
+std::string excess_iterations(const Program& p, const CompiledProgram& c, int64_t iterations);
+
 // The loop program of every kernel, in the book's form, with a header per kernel.
 std::string lowered_text(const CompiledProgram& c);
 

@@ -100,7 +100,11 @@ std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, T
   RandomChoices choices(seed);
   Program p = generate(choices, gen);
   if (auto f = check_steering(p, gen.steering)) return f;
-  if (auto f = check_target(p, target, skipped)) return f;
+  // As uopc's own engine is run (check_seed); a persistent engine keeps its settings from one
+  // start to the next, so it gets the plain ones throughout.
+  EngineConfig config = draw_engine_config(choices);
+  if (target.persistent()) config = {};
+  if (auto f = check_target(p, target, skipped, config)) return f;
   if (!rejection || seed % 4 != 0) return std::nullopt;
   Broken b = break_one_rule(choices, p);
   // What uopc's own checker lets through is uopc's failure (the rejection oracle's), not the

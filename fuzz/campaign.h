@@ -63,7 +63,8 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
 std::optional<Failure> check_input(Choices& choices, Backend& backend,
                                    const Steering& steering = {}, Seen* seen = nullptr);
 
-// The program of one seed against an external engine (check_target); with `rejection`, on
+// The program of one seed against an external engine (check_target), under the settings
+// draw_engine_config draws (the plain ones for a persistent engine); with `rejection`, on
 // every fourth seed also a variant of it that breaks one type rule (check_target_rejects).
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,
                                          bool rejection = false, bool* skipped = nullptr);

@@ -92,8 +92,13 @@ std::string expression_text(const RandomExpr& expr);
 
 // An external engine under test (fuzz/target.h) must print exactly what the interpreter prints
 // (LANGUAGE.md §6's output lines) and answer 0 when the asserts hold, 1 when one fails. An
-// answer of 77 (unsupported) is no failure: `skipped` is set instead.
-std::optional<Failure> check_target(const Program& p, Target& target, bool* skipped = nullptr);
+// answer of 77 (unsupported) is no failure: `skipped` is set instead. The engine is asked for
+// `config` and every run-time check through its environment (compiler/engine_env.h); the
+// failure keeps it.
+std::optional<Failure> check_target(const Program& p, Target& target, bool* skipped = nullptr,
+                                    const EngineConfig& config = {});
+// The environment that asks an engine for `config`.
+Environment target_environment(const EngineConfig& config);
 // It must also refuse a program uopc refuses, with status 2 (LANGUAGE.md §6): `text` breaks a
 // type rule, as `why` says ("breaks the shrink bounds rule"). 77 is no failure here either;
 // running the program (0, 1) or any other answer is a "target-rejection" failure.

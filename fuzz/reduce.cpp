@@ -419,11 +419,11 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend, const std:
   };
 }
 
-Interesting fails_target(Target& target, const Failure& failure) {
-  return [&target, kind = target_kind(failure)](const std::string& text) {
+Interesting fails_target(Target& target, const Failure& failure, const EngineConfig& config) {
+  return [&target, kind = target_kind(failure), config](const std::string& text) {
     std::optional<Program> p = reparse(text);
     if (!p) return false;
-    std::optional<Failure> f = check_target(*p, target);
+    std::optional<Failure> f = check_target(*p, target, nullptr, config);
     return f && target_kind(*f) == kind;
   };
 }

@@ -43,9 +43,9 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend,
                          const std::string& signature = "", const EngineConfig& config = {},
                          const Program* original = nullptr);
 
-// Still fails against an external engine (check_target) in the same way: the same target_kind
-// (fuzz/signature.h) as `failure`.
-Interesting fails_target(Target& target, const Failure& failure);
+// Still fails against an external engine (check_target), asked for `config`, in the same way:
+// the same target_kind (fuzz/signature.h) as `failure`.
+Interesting fails_target(Target& target, const Failure& failure, const EngineConfig& config);
 
 // Still breaks a type rule as `failure`'s program does (uopc refuses it with the same message,
 // wherever it points) and the external engine still does not refuse it in the same way: it runs

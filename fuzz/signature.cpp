@@ -464,7 +464,10 @@ std::string target_kind(const Failure& f) {
   // An assert that fails in one engine and holds in the other is a value that differs.
   if (d.rfind("exited 1, expected 0", 0) == 0 || d.rfind("exited 0, expected 1", 0) == 0)
     return "value";
-  if (d.rfind("exited ", 0) == 0) return "exit" + d.substr(7, d.find(',') - 7);
+  // An error status where values were due is what the engine's own checks made of a wrong
+  // value (a bounds check where a stray index would have read garbage): the same bug. A
+  // refusal (2) of a valid program is not.
+  if (d.rfind("exited 2,", 0) == 0) return "exit2";
   if (d.rfind("killed by signal ", 0) == 0) {
     size_t open = d.find("(SIG"), close = d.find(')', open);
     return open == std::string::npos ? "signal" + d.substr(17, d.find_first_of(" ,", 17) - 17)
@@ -476,17 +479,23 @@ std::string target_kind(const Failure& f) {
 
 std::string target_signature(const Failure& f, const Program& p, Target& target) {
   std::string kind = target_kind(f);
+  auto fails_under = [&](const EngineConfig& c) -> Test {
+    return [&, c](const Program& q) {
+      std::optional<Failure> g = check_target(q, target, nullptr, c);
+      return g && target_kind(*g) == kind;
+    };
+  };
+  // As for uopc's own engine (failure_signature): a failure that needs settings is the
+  // settings' bug, unless a node fails alone without them.
+  EngineConfig least =
+      reduce_config(p, f.config, [&](const EngineConfig& c) { return fails_under(c)(p); });
+  std::string kinds = option_kinds(least);
   // A black box may go wrong only on some values (a NaN, a -0): a node is also tried alone on
   // the values its sources had in the failing program.
-  std::optional<Located> at = localize(
-      p,
-      [&](const Program& q) {
-        std::optional<Failure> g = check_target(q, target);
-        return g && target_kind(*g) == kind;
-      },
-      nullptr, nullptr, true);
+  std::optional<Located> at =
+      localize(p, fails_under(kinds.empty() ? least : EngineConfig{}), nullptr, nullptr, true);
   std::string prefix = kind == "value" ? "target-" : "target-" + kind + "-";
-  if (!at) return by_outputs(f, p);
+  if (!at) return kinds.empty() ? by_outputs(f, p) : prefix + kinds;
   // An engine's mod is its floor division's remainder, and its min a max the other way round,
   // as in uopc's own renderer (ub-division, engines-render_minmax): one way of dividing, one of
   // choosing, one signature each.

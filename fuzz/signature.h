@@ -45,9 +45,12 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
                               const EngineConfig& config = {});
 
 // A failure of an external engine (check_target), localized the same way through the engine:
-// each node computed alone by it. "target-reshape" for a wrong value, "target-exit3-pad" for a
-// wrong exit status, "target-SIGSEGV-pad" for a crash, as target_kind says; idiv and mod are one
-// way of dividing, "target-division".
+// each node computed alone by it, under the least settings (EngineConfig) the failure needs.
+// "target-reshape" for a wrong value (or an error status: the engine's own checks caught it),
+// "target-exit2-pad" for a valid program refused, "target-SIGSEGV-pad" for a crash by a signal,
+// "target-timeout-reduce", as target_kind says; idiv and mod are one way of dividing,
+// "target-division". A failure that needs kernel options and that no node shows alone without
+// them is named by the options' kinds: "target-tile", "target-thread+threads".
 std::string target_signature(const Failure& f, const Program& p, Target& target);
 
 // A malformed program an external engine did not refuse (check_target_rejects), named by the
@@ -55,9 +58,9 @@ std::string target_signature(const Failure& f, const Program& p, Target& target)
 // "target-rejection-pad_length+shrink_bounds".
 std::string target_rejection_signature(const Failure& f, Target& target);
 
-// What went wrong with an external engine: "value" (it printed another value, or an assert's
-// verdict differs), "exitN" (it answered status N, neither 0 nor 1), "SIGSEGV" (a signal ended
-// it), "timeout".
+// What went wrong with an external engine: "value" (it printed another value, an assert's
+// verdict differs, or it answered an error status where values were due), "exit2" (it refused
+// a valid program), "SIGSEGV" (a signal ended it), "timeout".
 std::string target_kind(const Failure& f);
 
 // The ops a signature names: "engines-reduce" names reduce, "engines-upcast" names none.

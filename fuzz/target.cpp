@@ -36,9 +36,31 @@ std::string last_lines(const std::string& text, int n) {
   return at == std::string::npos || at == 0 ? text : text.substr(at + 1);
 }
 
+// The process's environment with `env` set over it, as execve takes it.
+std::vector<std::string> environment_with(const Environment& env) {
+  std::vector<std::string> out;
+  for (char** e = environ; *e; ++e) {
+    std::string entry = *e;
+    std::string name = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const auto& kv : env) replaced |= kv.first == name;
+    if (!replaced) out.push_back(entry);
+  }
+  for (const auto& [name, value] : env) out.push_back(name + "=" + value);
+  return out;
+}
+
 // `sh -c "exec COMMAND"` in a process group of its own, with the given descriptors as its
-// stdin, stdout and stderr; it is killed when the process that started it dies.
-pid_t spawn(const std::string& command, int in, int out, int err) {
+// stdin, stdout and stderr and `env` set in its environment; it is killed when the process
+// that started it dies. Everything is built before the fork: the child of a process with
+// threads may not allocate.
+pid_t spawn(const std::string& command, int in, int out, int err, const Environment& env) {
+  std::string line = "exec " + command;
+  std::vector<std::string> entries = environment_with(env);
+  std::vector<char*> envp;
+  for (std::string& e : entries) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const char* argv[] = {"sh", "-c", line.c_str(), nullptr};
   pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("target: cannot fork");
@@ -50,8 +72,7 @@ pid_t spawn(const std::string& command, int in, int out, int err) {
     ::dup2(out, 1);
     ::dup2(err, 2);
     ::signal(SIGPIPE, SIG_DFL);
-    std::string line = "exec " + command;
-    ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+    ::execve("/bin/sh", const_cast<char* const*>(argv), envp.data());
     ::_exit(127);
   }
   ::setpgid(pid, pid);
@@ -136,24 +157,28 @@ Target::~Target() {
   std::filesystem::remove_all(dir_, ec);
 }
 
-std::string target_replay(const std::string& command, bool persistent, const std::string& file) {
+std::string target_replay(const std::string& command, bool persistent, const std::string& file,
+                          const Environment& env) {
+  std::string settings;
+  for (const auto& [name, value] : env) settings += name + "=" + shell_quote(value) + " ";
   if (persistent)
-    return "echo " + shell_quote(file) + " | " + command + "; cat " + shell_quote(file + ".out");
-  return command + " " + shell_quote(file);
+    return "echo " + shell_quote(file) + " | " + settings + command + "; cat " +
+           shell_quote(file + ".out");
+  return settings + command + " " + shell_quote(file);
 }
 
-TargetAnswer Target::run(const std::string& program) {
+TargetAnswer Target::run(const std::string& program, const Environment& env) {
   std::string file = dir_ + "/program.uir";
   std::ofstream(file, std::ios::binary) << program;
-  return persistent_ ? run_persistent(file) : run_once(file);
+  return persistent_ ? run_persistent(file, env) : run_once(file, env);
 }
 
-TargetAnswer Target::run_once(const std::string& file) {
+TargetAnswer Target::run_once(const std::string& file, const Environment& env) {
   std::string out_path = dir_ + "/stdout.txt", err_path = dir_ + "/stderr.txt";
   int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  pid_t pid = spawn(command_ + " " + shell_quote(file), in, out, err);
+  pid_t pid = spawn(command_ + " " + shell_quote(file), in, out, err, env);
   ::close(in);
   ::close(out);
   ::close(err);
@@ -171,13 +196,14 @@ TargetAnswer Target::run_once(const std::string& file) {
   return a;
 }
 
-void Target::start() {
+void Target::start(const Environment& env) {
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
     throw std::runtime_error("target: cannot create a pipe");
   std::string err_path = dir_ + "/stderr.txt";
   int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  pid_ = spawn(command_, in[0], out[1], err);
+  pid_ = spawn(command_, in[0], out[1], err, env);
+  env_ = env;
   ::close(in[0]);
   ::close(out[1]);
   ::close(err);
@@ -201,8 +227,9 @@ std::string Target::stderr_since(off_t from) const {
       kStderrLines);
 }
 
-TargetAnswer Target::run_persistent(const std::string& file) {
-  if (pid_ <= 0) start();
+TargetAnswer Target::run_persistent(const std::string& file, const Environment& env) {
+  if (pid_ > 0 && env != env_) stop();
+  if (pid_ <= 0) start(env);
   struct stat st {};
   off_t err_start = ::stat((dir_ + "/stderr.txt").c_str(), &st) == 0 ? st.st_size : 0;
   std::filesystem::remove(file + ".out");

@@ -7,12 +7,15 @@
 // each it writes the outputs to PATH.out and answers one line on stdout: the status it would
 // have exited with. Either way CMD runs in a process group of its own, killed whole when a
 // program takes longer than the time limit (and when the worker that started it dies), and the
-// last lines it wrote to stderr for a program are kept for the report.
+// last lines it wrote to stderr for a program are kept for the report. A program may come with
+// settings for the engine in its environment (compiler/engine_env.h); a persistent engine is
+// started again when they change.
 #pragma once
 
 #include <sys/types.h>
 #include <string>
 
+#include "compiler/engine_env.h"
 #include "fuzz/compare.h"
 
 namespace uopc {
@@ -36,8 +39,10 @@ std::string describe(const TargetAnswer& a, double time_limit);
 std::string shell_quote(const std::string& s);
 
 // The shell command that runs one file through the engine as a Target would, for reproducer
-// headers: `CMD FILE`, or in persistent mode FILE on CMD's stdin and FILE.out printed.
-std::string target_replay(const std::string& command, bool persistent, const std::string& file);
+// headers: `CMD FILE`, or in persistent mode FILE on CMD's stdin and FILE.out printed, after
+// `NAME='value'` for each variable of `env`.
+std::string target_replay(const std::string& command, bool persistent, const std::string& file,
+                          const Environment& env = {});
 
 class Target {
  public:
@@ -47,19 +52,21 @@ class Target {
   Target(const Target&) = delete;
   Target& operator=(const Target&) = delete;
 
-  // Writes `program` to a file of its own folder and has the engine run it.
-  TargetAnswer run(const std::string& program);
+  // Writes `program` to a file of its own folder and has the engine run it with `env` added
+  // to its environment.
+  TargetAnswer run(const std::string& program, const Environment& env = {});
 
   const std::string& command() const { return command_; }
+  bool persistent() const { return persistent_; }
   double time_limit() const { return time_limit_; }
   // How its outputs are judged (fuzz/compare.h); exact unless set.
   const Comparison& comparison() const { return comparison_; }
   void set_comparison(const Comparison& c) { comparison_ = c; }
 
  private:
-  TargetAnswer run_once(const std::string& file);
-  TargetAnswer run_persistent(const std::string& file);
-  void start();
+  TargetAnswer run_once(const std::string& file, const Environment& env);
+  TargetAnswer run_persistent(const std::string& file, const Environment& env);
+  void start(const Environment& env);
   void stop();
   std::string stderr_since(off_t from) const;
 
@@ -68,7 +75,8 @@ class Target {
   double time_limit_;
   Comparison comparison_;
   std::string dir_;
-  pid_t pid_ = -1;  // the persistent engine, when running
+  pid_t pid_ = -1;   // the persistent engine, when running
+  Environment env_;  // the settings it was started with
   int to_ = -1, from_ = -1;
   std::string pending_;  // what it wrote after its last status line
 };

@@ -385,5 +385,53 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
   }
 }
 
+// The engine is asked for the campaign's settings in its environment; a failure that needs
+// them is named by the options' kinds when no node fails alone without them, and by the op
+// when one does.
+TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
+  struct Case {
+    const char* plant;
+    const char* text;
+    const char* opts;
+    const char* signature;
+  };
+  for (const Case& c : {
+           Case{"tile_remainder_dropped", "%v = expand 1.5 shape=[9]\n", "tile=0:2 unroll=2",
+                "target-tile"},
+           Case{"unroll_tree_drops_last", "%x = buffer 3\n%r = reduce %x op=add\n", "unroll=3",
+                "target-unroll"},
+           // a wrong rule that options only exposed is the op's
+           Case{"flip_off_by_one", "%x = buffer 6\n%f = flip %x axes=[0]\n", "upcast=0:2",
+                "target-flip"},
+       }) {
+    Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + c.plant, false,
+                  10);
+    Program p = parse_program(c.text, "t.uir");
+    EngineConfig config{parse_opts_choice(c.opts, "opts"), 1};
+    std::optional<Failure> f = check_target(p, target, nullptr, config);
+    ASSERT_TRUE(f) << c.text;
+    EXPECT_EQ(f->config.flags(), config.flags());
+    EXPECT_EQ(target_signature(*f, p, target), c.signature) << c.text;
+  }
+}
+
+// An engine asked to fold a reduce as a tree may do so, or ignore the request and fold in
+// order: either is the language's answer.
+TEST(TargetOracle, AReduceFoldedAsTheSettingsAskIsNoFailure) {
+  Program p =
+      parse_program("%x = stack 1e8 1.0 -1e8 1.0 1.0 1.0\n%r = reduce %x op=add\n", "t.uir");
+  EngineConfig tree{parse_opts_choice("unroll=2", "opts"), 1};
+  // the tree's sum is 2, the in-order one 3
+  Target run(std::string(UOPC_BINARY_PATH) + " run --backend tcc", false, 10);
+  EXPECT_FALSE(check_target(p, run, nullptr, tree));
+  Target in_order(std::string(UOPC_BINARY_PATH) + " run --backend tcc --opts none", false, 10);
+  EXPECT_FALSE(check_target(p, in_order, nullptr, tree));
+  // a tree of three partial sums that drops the third is neither
+  Target wrong(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant unroll_tree_drops_last",
+               false, 10);
+  Program three = parse_program("%x = buffer 3\n%r = reduce %x op=add\n", "t.uir");
+  EXPECT_TRUE(check_target(three, wrong, nullptr, {parse_opts_choice("unroll=3", "opts"), 1}));
+}
+
 }  // namespace
 }  // namespace uopc
