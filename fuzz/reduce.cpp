@@ -252,6 +252,12 @@ class Reducer {
       UOpRef zero = literal(Scalar::zero(n->dtype));
       out.push_back(
           print_program(replace_node(p, n, n->rank() == 0 ? zero : expand(zero, n->shape))));
+      // A scalar i32 (an offset, an element read from a buffer) becomes a small literal too:
+      // the value a failure needs may be one only scrambled data held, and the buffer that
+      // made the data scrambled can then go.
+      if (n->rank() == 0 && n->dtype == DType::I32 && n->op != Op::Const)
+        for (int32_t v : {1, -1, 2})
+          out.push_back(print_program(replace_node(p, n, literal(Scalar::of_i32(v)))));
       // A source of another shape, fitted by a reshape, shrink or expand: the statements
       // between them go (a reshape chain, a permute whose order does not matter to the
       // failure, a pad whose border does not).

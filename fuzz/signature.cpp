@@ -94,7 +94,11 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
                   n.op == Op::Stack || (n.op == Op::Permute && mode == Inputs::Widened);
   if (mode != Inputs::Same && !agnostic) return std::nullopt;
   std::vector<UOpRef> src, inputs;
+  // Fresh slots past the buffers n keeps: a fresh input in a kept buffer's slot would be a
+  // program whose two buffers of one slot disagree, failing for no fault of n.
   int64_t slot = 0;
+  for (const UOpRef& s : n.src)
+    if (s->op == Op::Buffer) slot = std::max(slot, s->slot() + 1);
   bool changed = false;
   for (size_t k = 0; k < n.src.size(); ++k) {
     const UOpRef& s = n.src[k];
@@ -102,6 +106,14 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
     bool keep = s->op == Op::Const || (s->op == Op::Buffer && mode == Inputs::Same && varied < 0);
     if (!data || keep || s->numel() == 0) {
       if (mode != Inputs::Same && s->rank() > 0) return std::nullopt;  // it would not fit
+      // A computed offset or index (an element read from a buffer) takes one value of its
+      // bounds on the default data; with varied data it is each end of them in turn.
+      if (!data && varied >= 0 && s->op != Op::Const && s->rank() == 0) {
+        src.push_back(literal(
+            Scalar::of_i32(static_cast<int32_t>(varied % 2 == 0 ? s->bounds.hi : s->bounds.lo))));
+        changed = true;
+        continue;
+      }
       src.push_back(s);
       continue;
     }

@@ -169,6 +169,23 @@ namespace {
 // A 24-wide matrix of the default data is constant along its anti-diagonals (24 = 1 mod 23),
 // so a square one is its own transpose and a reshape read column-major agrees with the
 // interpreter on it. The engines oracle runs such programs on scrambled inputs too.
+// The generator writes the symbolic oracle's expressions as programs too, each variable a stack
+// of values across its bounds: a rewrite whose side condition was dropped (the remainder's sum
+// may wrap) then gives wrong values in a kernel, which the engines oracle sees without z3, and
+// so does any engine run as a target.
+TEST(Oracles, GeneratedExpressionsShowAnUncheckedRewriteByValue) {
+  std::unique_ptr<Backend> backend = make_backend("tcc");
+  set_plant(Plant::DivmodSplitUnchecked);
+  int64_t found_at = -1;
+  for (uint64_t seed = 1; seed <= 3000 && found_at < 0; ++seed) {
+    RandomChoices choices(seed);
+    Program p = generate(choices, {});
+    if (check_engines(p, *backend)) found_at = static_cast<int64_t>(seed);
+  }
+  set_plant(Plant::None);
+  EXPECT_GT(found_at, 0) << "no program of the first 3000 seeds showed divmod_split_unchecked";
+}
+
 TEST(Oracles, ScrambledInputsShowWhatTheDefaultDataHides) {
   Program p = parse_program("%a = buffer 576 dtype=f32 slot=0\n%m = reshape %a shape=[24 24]\n",
                             "square.uir");

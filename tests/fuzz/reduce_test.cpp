@@ -101,6 +101,25 @@ TEST(Reduce, ShrinksShapes) {
   EXPECT_LE(elements, 3 * 12) << r.text;
 }
 
+// An offset read from a buffer fails only on the scrambled data a large, unrelated buffer
+// brings (interp/tensor.h); as a literal it fails alone, and the large buffer goes.
+TEST(Reduce, AScalarReadFromABufferBecomesALiteral) {
+  set_plant(Plant::ShrinkOffsetSign);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program(
+      "%t0 = buffer 2 dtype=bool slot=5\n%t1 = reshape %t0 shape=[2 1]\n"
+      "%t2 = buffer 3 dtype=i32 slot=7\n%t3 = index %t2 2\n%t4 = mod %t3 2\n"
+      "%v = shrink %t1 %t4 0 shape=[1 1]\n%big = buffer 24 dtype=i32 slot=2\n",
+      "t.uir");
+  std::optional<Failure> f = check_program(p, *tcc, true);
+  ASSERT_TRUE(f);
+  std::string signature = failure_signature(*f, p, *tcc);
+  Reduced r = reduce_program(p, fails_oracle(f->oracle, *tcc, signature));
+  set_plant(Plant::None);
+  EXPECT_LE(r.statements, 3) << r.text;
+  EXPECT_EQ(r.text.find("buffer 24"), std::string::npos) << r.text;
+}
+
 // Hand-written programs, as the course writes them (values checked by asserts against
 // literals): every acceptance case that a planted bug makes fail reduces, under that bug, to
 // at most four statements that still fail the same way, whose signature names only ops they

@@ -230,6 +230,32 @@ TEST_F(Planted, AStrayIndexIsNamedByTheOpThatSendsIt) {
   }
 }
 
+// A node computed alone keeps the buffers it reads directly; its fresh inputs take other
+// slots, or the probe is a program whose two buffers of one slot disagree, and "fails".
+TEST_F(Planted, AProbeNeverSharesASlotWithABufferItKeeps) {
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  set_plant(Plant::ShrinkOffsetSign);
+  EXPECT_EQ(signature_of("%c = expand false shape=[24]\n%x = buffer 24 slot=0\n"
+                         "%y = buffer 2 dtype=i32 slot=6\n%w = where %c %x %x\n"
+                         "%s = shrink %y 1 shape=[1]\n",
+                         *tcc, {}),
+            "engines-shrink");
+}
+
+// An offset computed from a buffer's element holds one value on the default data, perhaps
+// one that hides the mistake; alone, the shrink is also tried at each end of its bounds.
+TEST_F(Planted, AComputedOffsetIsTriedAtTheEndsOfItsBounds) {
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  set_plant(Plant::ShrinkOffsetSign);
+  // a minimized campaign reproducer: only the scrambled data %big brings gives the offset 1
+  EXPECT_EQ(signature_of("%t0 = buffer 2 dtype=bool slot=525\n%t1 = reshape %t0 shape=[2 1]\n"
+                         "%t2 = buffer 3 dtype=i32 slot=1000\n%t3 = index %t2 2\n"
+                         "%t4 = mod %t3 2\n%v = shrink %t1 %t4 0 shape=[1 1]\n"
+                         "%big = buffer 24 dtype=i32 slot=502\n",
+                         *tcc, {}),
+            "engines-shrink");
+}
+
 // A reduce folded in the wrong order gives wrong values in one program and wasted loops in
 // another: one rule, one signature, not an engines one and a cost one.
 TEST_F(Planted, WrongValuesAndWastedLoopsOfOneRuleAreOneSignature) {
