@@ -1,5 +1,6 @@
 // `uopc fuzz` as a user runs it.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <sys/stat.h>
 
@@ -432,6 +433,37 @@ TEST(FuzzTarget, DiffsAnExternalEngine) {
   size_t at = c.out.find("):\n", c.out.find("# program (seed "));
   ASSERT_NE(at, std::string::npos) << c.out;
   EXPECT_LE(count_statements(c.out.substr(at + 3, c.out.find("fuzz: ", at) - at - 3)), 6) << c.out;
+}
+
+// The campaign asks the target for the kernel options it draws (UOPC_OPTS, UOPC_THREADS,
+// UOPC_CHECK): a bug in uopc's tiling, which `uopc run`'s default options never reach, is
+// found through `uopc run`, named by the option, and both lines of its reproducer replay it.
+TEST(FuzzTarget, AsksTheEngineForTheCampaignsSettings) {
+  std::string dir = ::testing::TempDir() + "/target-settings";
+  std::filesystem::remove_all(dir);
+  std::string engine =
+      std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant tile_remainder_dropped";
+  auto c = testing::run_uopc("fuzz --seconds 30 --max-programs 20 --seed 1 --minimize --out-dir " +
+                             dir + " --target '" + engine + "'");
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  std::string path = dir + "/failure-target-tile.uir";
+  ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
+  std::string text = testing::read_file(path);
+  EXPECT_LE(count_statements(text), 2) << text;
+  size_t at = text.find("# replay: uopc ");
+  ASSERT_NE(at, std::string::npos) << text;
+  at += 15;
+  std::string replay = text.substr(at, text.find('\n', at) - at);
+  EXPECT_NE(replay.find("--opts 'tile="), std::string::npos) << replay;
+  EXPECT_EQ(testing::run_uopc(replay).exit_code, 1) << replay;
+  at = text.find("# by hand: ");
+  ASSERT_NE(at, std::string::npos) << text;
+  at += 11;
+  std::string by_hand = text.substr(at, text.find('\n', at) - at);
+  EXPECT_EQ(by_hand.rfind("UOPC_OPTS='tile=", 0), 0u) << by_hand;
+  // run alone with the settings, the engine's bounds check stops at the element left unwritten
+  int status = std::system((by_hand + " >/dev/null 2>&1").c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 3) << by_hand;
 }
 
 // After minimizing, a failure is named again on the small program: a target's signature
