@@ -1,5 +1,7 @@
 #include "compiler/rewrite.h"
 
+#include <algorithm>
+
 #include <unordered_set>
 
 #include "ir/build.h"
@@ -69,6 +71,30 @@ UOpRef Rewriter::visit(const UOpRef& node, int depth) {
   return result;
 }
 
+namespace {
+thread_local std::vector<std::string>* fired_log = nullptr;  // the innermost RewriteLog's
+}  // namespace
+
+RewriteLog::RewriteLog(std::vector<std::string>& fired) : outer_(fired_log) {
+  fired_log = &fired;
+}
+
+RewriteLog::~RewriteLog() {
+  fired_log = outer_;
+}
+
+std::string last_fired(const std::vector<std::string>& candidates,
+                       const std::function<void()>& run) {
+  std::vector<std::string> fired;
+  {
+    RewriteLog log(fired);
+    run();
+  }
+  for (auto it = fired.rbegin(); it != fired.rend(); ++it)
+    if (std::find(candidates.begin(), candidates.end(), *it) != candidates.end()) return *it;
+  return candidates.back();
+}
+
 UOpRef Rewriter::at_root(UOpRef node, int depth) {
   for (bool fired = true; fired && steps_ < limit_ && depth < kMaxDepth;) {
     fired = false;
@@ -76,6 +102,7 @@ UOpRef Rewriter::at_root(UOpRef node, int depth) {
       UOpRef next = rule.fn(node);
       if (!next || next == node) continue;
       ++steps_;
+      if (fired_log) fired_log->push_back(rule.name);
       node = visit(next, depth + 1);  // the replacement may hold nodes no rule has seen yet
       fired = true;
       break;

@@ -10,6 +10,7 @@
 // result says so.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -71,5 +72,25 @@ class Rewriter {
 };
 
 RewriteResult rewrite(const UOpRef& root, const RuleSet& rules, long budget = 1'000'000);
+
+// While one is alive, the name of every rule that fires on this thread is appended to `fired`,
+// in the order they fire: which of several rules acted last (fuzz/signature.h).
+class RewriteLog;
+
+// Of the rules named `candidates` (one at least), the one that fired last while `run` ran, or
+// the last candidate when none fired.
+std::string last_fired(const std::vector<std::string>& candidates,
+                       const std::function<void()>& run);
+
+class RewriteLog {
+ public:
+  explicit RewriteLog(std::vector<std::string>& fired);
+  ~RewriteLog();
+  RewriteLog(const RewriteLog&) = delete;
+  RewriteLog& operator=(const RewriteLog&) = delete;
+
+ private:
+  std::vector<std::string>* outer_;
+};
 
 }  // namespace uopc

@@ -390,11 +390,32 @@ const RuleSet& symbolic_rules() {
 }
 
 namespace {
-thread_local Rewriter* memo_rewriter = nullptr;  // the innermost SimplifyMemo's
+thread_local Rewriter* memo_rewriter = nullptr;      // the innermost SimplifyMemo's
+thread_local const RuleSet* active_rules = nullptr;  // the innermost WithoutRule's
+
+const RuleSet& rules_in_use() {
+  return active_rules ? *active_rules : symbolic_rules();
+}
 }  // namespace
 
+WithoutRule::WithoutRule(const std::string& name)
+    : rules_(rules_in_use().without(name)), outer_(active_rules) {
+  active_rules = &rules_;
+}
+
+WithoutRule::~WithoutRule() {
+  active_rules = outer_;
+}
+
+std::vector<std::string> symbolic_rule_names() {
+  std::vector<std::string> names;
+  for (const Rule& r : symbolic_rules().all())
+    if (std::find(names.begin(), names.end(), r.name) == names.end()) names.push_back(r.name);
+  return names;
+}
+
 SimplifyMemo::SimplifyMemo()
-    : rewriter_(std::make_unique<Rewriter>(symbolic_rules())), outer_(memo_rewriter) {
+    : rewriter_(std::make_unique<Rewriter>(rules_in_use())), outer_(memo_rewriter) {
   memo_rewriter = rewriter_.get();
 }
 
@@ -406,7 +427,7 @@ UOpRef simplify(const UOpRef& node) {
   // Loop counters and constants are already as simple as they get; they are most indices.
   if (node->op == Op::Range || node->op == Op::Const) return node;
   if (memo_rewriter) return memo_rewriter->run(node);
-  return rewrite(node, symbolic_rules()).root;
+  return rewrite(node, rules_in_use()).root;
 }
 
 std::string expr_str(const UOpRef& n) {

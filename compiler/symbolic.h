@@ -11,6 +11,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "compiler/rewrite.h"
 
@@ -37,6 +39,24 @@ class SimplifyMemo {
   std::unique_ptr<Rewriter> rewriter_;
   Rewriter* outer_;  // the enclosing memo's, restored when this one ends
 };
+
+// While one is alive, simplify() on this thread leaves out the rules named `name`: a compiled
+// program that fails only with a rule is that rule's failure (fuzz/signature.h). SimplifyMemos
+// made while it lives use the same rules.
+class WithoutRule {
+ public:
+  explicit WithoutRule(const std::string& name);
+  ~WithoutRule();
+  WithoutRule(const WithoutRule&) = delete;
+  WithoutRule& operator=(const WithoutRule&) = delete;
+
+ private:
+  RuleSet rules_;
+  const RuleSet* outer_;
+};
+
+// Each rule's name, once, in the order of symbolic_rules().
+std::vector<std::string> symbolic_rule_names();
 
 // A total order on nodes that depends only on their structure, used to sort terms (ranges by
 // their id first, so indices read ridx0*4 + ridx1).

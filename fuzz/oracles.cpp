@@ -300,20 +300,43 @@ std::optional<Failure> check_symbolic(Choices& c, SymbolicStats* stats) {
   return check_expression(random_expr(c), stats);
 }
 
-std::optional<Failure> check_expression(const RandomExpr& r, SymbolicStats* stats) {
-  const auto& [vars, e] = r;
-  UOpRef s = simplify(e);
-  std::string text = expr_str(e) + "  ->  " + expr_str(s) + bounds_text(vars);
-  // A small domain is cheaper to evaluate point by point than to hand to z3; both decide the
-  // claim for every value.
+namespace {
+
+// Whether `s`, the simplified `e`, equals it and keeps to its bounds for every value of `vars`.
+// A small domain is cheaper to evaluate point by point than to hand to z3; both decide the
+// claim for every value.
+Verdict simplification_verdict(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars) {
   Verdict verdict = enumerate(e, s, vars, kSymbolicEnumerationFirst);
   if (verdict.kind == Verdict::Kind::Unknown) verdict = thread_smt().equal_and_bounded(e, s);
   if (verdict.kind == Verdict::Kind::Unknown)
     verdict = enumerate(e, s, vars, kSymbolicEnumerationLimit);
+  return verdict;
+}
+
+// The rule without which the simplification is right, as "div_div: ", or "": of several, the
+// one that fired last, as fuzz/signature.h names a kernel's failure.
+std::string rule_at_fault(const UOpRef& e, const std::vector<UOpRef>& vars) {
+  std::vector<std::string> fixing;
+  for (const std::string& name : symbolic_rule_names()) {
+    WithoutRule aside(name);
+    if (!simplification_verdict(e, simplify(e), vars).refuted()) fixing.push_back(name);
+  }
+  if (fixing.empty()) return "";
+  return last_fired(fixing, [&] { simplify(e); }) + ": ";
+}
+
+}  // namespace
+
+std::optional<Failure> check_expression(const RandomExpr& r, SymbolicStats* stats) {
+  const auto& [vars, e] = r;
+  UOpRef s = simplify(e);
+  std::string text = expr_str(e) + "  ->  " + expr_str(s) + bounds_text(vars);
+  Verdict verdict = simplification_verdict(e, s, vars);
   if (stats) stats->count(verdict);
   if (verdict.refuted())
     return Failure{"symbolic",
-                   "the simplified expression differs, or a value leaves its bounds, at " +
+                   rule_at_fault(e, vars) +
+                       "the simplified expression differs, or a value leaves its bounds, at " +
                        verdict.counterexample,
                    text};
   return std::nullopt;

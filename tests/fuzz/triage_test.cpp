@@ -10,6 +10,7 @@
 #include "fuzz/triage.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
+#include "ir/print.h"
 #include "tests/support/run.h"
 
 namespace uopc {
@@ -254,6 +255,39 @@ TEST_F(Planted, AComputedOffsetIsTriedAtTheEndsOfItsBounds) {
                          "%big = buffer 24 dtype=i32 slot=502\n",
                          *tcc, {}),
             "engines-shrink");
+}
+
+// A ub failure is named by the C operator whose decision broke, whichever kernel and data
+// showed it.
+TEST(Signature, AnOverflowIsNamedByItsOperatorOnAnyData) {
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program("%x = buffer 30 dtype=i32\n%y = idiv %x 2\n", "t.uir");
+  for (const char* detail :
+       {"kernel0: idiv of -7 by 2 was written as C's truncating /, which does not floor it",
+        "with scrambled inputs: kernel6: mod of -7 by 2 was written as C's truncating %, which "
+        "does not floor it",
+        "with scrambled inputs: kernel1: sub of -2147483648 and 1 overflows i32, but was "
+        "written as plain C"}) {
+    std::string want =
+        std::string(detail).find("sub of") == std::string::npos ? "ub-division" : "ub-sub";
+    EXPECT_EQ(failure_signature({"ub", detail, print_program(p)}, p, *tcc), want) << detail;
+  }
+}
+
+// A rewrite whose side condition was dropped is named by its rule, whichever op it rewrote:
+// the kernel's values differ only while the rule is in use.
+TEST_F(Planted, AWrongRewriteIsNamedByItsRule) {
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  set_plant(Plant::DivmodSplitUnchecked);
+  EXPECT_EQ(signature_of("%a = stack 0 2147483647 0 0 0 0 0 0\n%b = expand -16384 shape=[8]\n"
+                         "%s = add %a %b\n%c = expand 46341 shape=[8]\n%q = idiv %s %c\n",
+                         *tcc, {}),
+            "symbolic-divmod_split");
+  set_plant(Plant::DivDivUnchecked);
+  EXPECT_EQ(signature_of("%x = stack -5 7 -2147483648 2147483647\n%a = idiv %x 65536\n"
+                         "%b = idiv %a 65536\n",
+                         *tcc, {}),
+            "symbolic-div_div");
 }
 
 // A reduce folded in the wrong order gives wrong values in one program and wasted loops in
