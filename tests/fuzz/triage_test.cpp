@@ -278,16 +278,19 @@ TEST(Signature, AnOverflowIsNamedByItsOperatorOnAnyData) {
 // the kernel's values differ only while the rule is in use.
 TEST_F(Planted, AWrongRewriteIsNamedByItsRule) {
   std::unique_ptr<Backend> tcc = make_tcc_backend();
-  set_plant(Plant::DivmodSplitUnchecked);
-  EXPECT_EQ(signature_of("%a = stack 0 2147483647 0 0 0 0 0 0\n%b = expand -16384 shape=[8]\n"
-                         "%s = add %a %b\n%c = expand 46341 shape=[8]\n%q = idiv %s %c\n",
-                         *tcc, {}),
-            "symbolic-divmod_split");
-  set_plant(Plant::DivDivUnchecked);
-  EXPECT_EQ(signature_of("%x = stack -5 7 -2147483648 2147483647\n%a = idiv %x 65536\n"
-                         "%b = idiv %a 65536\n",
-                         *tcc, {}),
-            "symbolic-div_div");
+  for (const auto& [plant, text, signature] : {
+           std::tuple{Plant::DivmodSplitUnchecked,
+                      "%a = stack 0 2147483647 0 0 0 0 0 0\n%b = expand -16384 shape=[8]\n"
+                      "%s = add %a %b\n%c = expand 46341 shape=[8]\n%q = idiv %s %c\n",
+                      "symbolic-divmod_split"},
+           std::tuple{Plant::DivDivUnchecked,
+                      "%x = stack -5 7 -2147483648 2147483647\n%a = idiv %x 65536\n"
+                      "%b = idiv %a 65536\n",
+                      "symbolic-div_div"},
+       }) {
+    set_plant(plant);
+    EXPECT_EQ(signature_of(text, *tcc, {}), signature) << text;
+  }
 }
 
 // A reduce folded in the wrong order gives wrong values in one program and wasted loops in
