@@ -527,6 +527,9 @@ int dispatch(int argc, char** argv) {
     cmd->add_option("--threads", ra.threads, "threads for kernels with a thread loop")
         ->default_str("all cores")
         ->check(CLI::Range(1, 1024));
+    cmd->footer(
+        "UOPC_OPTS, UOPC_THREADS and UOPC_CHECK (a comma list of bounds, ub, cost) in the "
+        "environment are the defaults of --opts, --threads and the --check-* flags.");
   }
   run->add_option("--out-dir", ra.out_dir, "also write each output as DIR/NAME.npy");
   add_print_limit(run, ra.print_limit);
