@@ -72,10 +72,10 @@ UOpRef Rewriter::visit(const UOpRef& node, int depth) {
 }
 
 namespace {
-thread_local std::vector<std::string>* fired_log = nullptr;  // the innermost RewriteLog's
+thread_local std::vector<RewriteStep>* fired_log = nullptr;  // the innermost RewriteLog's
 }  // namespace
 
-RewriteLog::RewriteLog(std::vector<std::string>& fired) : outer_(fired_log) {
+RewriteLog::RewriteLog(std::vector<RewriteStep>& fired) : outer_(fired_log) {
   fired_log = &fired;
 }
 
@@ -83,16 +83,11 @@ RewriteLog::~RewriteLog() {
   fired_log = outer_;
 }
 
-std::string last_fired(const std::vector<std::string>& candidates,
-                       const std::function<void()>& run) {
-  std::vector<std::string> fired;
-  {
-    RewriteLog log(fired);
-    run();
-  }
-  for (auto it = fired.rbegin(); it != fired.rend(); ++it)
-    if (std::find(candidates.begin(), candidates.end(), *it) != candidates.end()) return *it;
-  return candidates.back();
+std::vector<RewriteStep> steps_of(const std::function<void()>& run) {
+  std::vector<RewriteStep> fired;
+  RewriteLog log(fired);
+  run();
+  return fired;
 }
 
 UOpRef Rewriter::at_root(UOpRef node, int depth) {
@@ -102,7 +97,7 @@ UOpRef Rewriter::at_root(UOpRef node, int depth) {
       UOpRef next = rule.fn(node);
       if (!next || next == node) continue;
       ++steps_;
-      if (fired_log) fired_log->push_back(rule.name);
+      if (fired_log) fired_log->push_back({rule.name, node, next});
       node = visit(next, depth + 1);  // the replacement may hold nodes no rule has seen yet
       fired = true;
       break;

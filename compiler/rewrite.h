@@ -73,24 +73,26 @@ class Rewriter {
 
 RewriteResult rewrite(const UOpRef& root, const RuleSet& rules, long budget = 1'000'000);
 
-// While one is alive, the name of every rule that fires on this thread is appended to `fired`,
-// in the order they fire: which of several rules acted last (fuzz/signature.h).
-class RewriteLog;
+// One rule's rewrite: `before` became `after` (before anything below `after` was rewritten).
+struct RewriteStep {
+  std::string rule;
+  UOpRef before, after;
+};
 
-// Of the rules named `candidates` (one at least), the one that fired last while `run` ran, or
-// the last candidate when none fired.
-std::string last_fired(const std::vector<std::string>& candidates,
-                       const std::function<void()>& run);
-
+// While one is alive, every rule that fires on this thread is appended to `fired`, in the order
+// they fire: which rule made an unsound step (fuzz/signature.h).
 class RewriteLog {
  public:
-  explicit RewriteLog(std::vector<std::string>& fired);
+  explicit RewriteLog(std::vector<RewriteStep>& fired);
   ~RewriteLog();
   RewriteLog(const RewriteLog&) = delete;
   RewriteLog& operator=(const RewriteLog&) = delete;
 
  private:
-  std::vector<std::string>* outer_;
+  std::vector<RewriteStep>* outer_;
 };
+
+// The steps taken while `run` ran.
+std::vector<RewriteStep> steps_of(const std::function<void()>& run);
 
 }  // namespace uopc

@@ -274,13 +274,12 @@ Verdict enumerate(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& v
   }
 }
 
-// One z3 context per thread: campaigns run oracles on several threads.
+}  // namespace
+
 Smt& thread_smt() {
   thread_local Smt smt(kSymbolicTimeoutMs);
   return smt;
 }
-
-}  // namespace
 
 namespace {
 
@@ -313,16 +312,12 @@ Verdict simplification_verdict(const UOpRef& e, const UOpRef& s, const std::vect
   return verdict;
 }
 
-// The rule without which the simplification is right, as "div_div: ", or "": of several, the
-// one that fired last, as fuzz/signature.h names a kernel's failure.
+// The rule of the first unsound step of the simplification, as "div_div: " (each step decided
+// as the whole expression is), or "" when every step is sound on its own.
 std::string rule_at_fault(const UOpRef& e, const std::vector<UOpRef>& vars) {
-  std::vector<std::string> fixing;
-  for (const std::string& name : symbolic_rule_names()) {
-    WithoutRule aside(name);
-    if (!simplification_verdict(e, simplify(e), vars).refuted()) fixing.push_back(name);
-  }
-  if (fixing.empty()) return "";
-  return last_fired(fixing, [&] { simplify(e); }) + ": ";
+  for (const RewriteStep& step : steps_of([&] { simplify(e); }))
+    if (simplification_verdict(step.before, step.after, vars).refuted()) return step.rule + ": ";
+  return "";
 }
 
 }  // namespace

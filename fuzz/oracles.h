@@ -85,6 +85,9 @@ struct SymbolicStats {
 };
 
 std::optional<Failure> check_symbolic(Choices& choices, SymbolicStats* stats = nullptr);
+// One z3 context per thread, with the symbolic oracle's time limit: campaigns run oracles on
+// several threads.
+Smt& thread_smt();
 // The same on a drawn expression, and the text that identifies it (the expression and its
 // variables' bounds).
 std::optional<Failure> check_expression(const RandomExpr& expr, SymbolicStats* stats = nullptr);

@@ -474,8 +474,9 @@ std::optional<std::string> render_decision(const Program& p, Backend& backend,
 
 // The simplifier rule a compiled-engine failure comes from: one whose setting aside
 // (WithoutRule) makes it go away. A right rule keeps every value, so only the wrong one can,
-// or one that shaped the expression it rewrote (a distribute before a divmod_split): of
-// several, the one that fired last.
+// or one that shaped the expression it rewrote (a distribute before a divmod_split). Of
+// several, the one with a step z3 refutes (over its leaves' bounds: loads and loop counters
+// stay symbolic); failing that, the one that fired last.
 std::optional<std::string> rule_at_fault(const std::string& family, const Program& p,
                                          Backend& backend, const EngineConfig& config) {
   std::vector<std::string> fixing;
@@ -483,8 +484,18 @@ std::optional<std::string> rule_at_fault(const std::string& family, const Progra
     WithoutRule aside(name);
     if (!failure_in_family(family, p, backend, config)) fixing.push_back(name);
   }
-  if (fixing.empty()) return std::nullopt;
-  return last_fired(fixing, [&] { failure_in_family(family, p, backend, config); });
+  if (fixing.size() < 2) return fixing.empty() ? std::nullopt : std::optional(fixing[0]);
+  std::vector<RewriteStep> steps = steps_of([&] { failure_in_family(family, p, backend, config); });
+  auto candidate = [&](const RewriteStep& s) {
+    return std::find(fixing.begin(), fixing.end(), s.rule) != fixing.end();
+  };
+  for (const RewriteStep& s : steps)
+    if (candidate(s) && s.before->dtype != DType::F32 &&
+        thread_smt().equal_and_bounded(s.before, s.after).refuted())
+      return s.rule;
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it)
+    if (candidate(*it)) return it->rule;
+  return fixing.back();
 }
 
 std::string target_kind(const Failure& f) {

@@ -15,8 +15,9 @@
 // - a wrong value shown at an arithmetic op on the plain lowering, that goes away once one
 //   simplifier rule is set aside (WithoutRule): that rule ("symbolic-divmod_split"), as the
 //   symbolic oracle names a refuted rewrite; of several (one may only have shaped the
-//   expression the wrong one rewrote), the one that fired last. Not for other ops, memory or
-//   cost: a rule set aside also changes which indices wrap and what options apply;
+//   expression the wrong one rewrote), the one with a step z3 refutes, else the one that fired
+//   last. Not for other ops, memory or cost: a rule set aside also changes which indices wrap
+//   and what options apply;
 // - a failure that goes away without kernel options on one thread: the options it still needs
 //   (reduce_config in fuzz/reduce.h: "engines-upcast", "engines-thread+threads"), whichever op
 //   the options happened to reach, as that op needs them computed alone; unless the op also

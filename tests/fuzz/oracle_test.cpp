@@ -11,8 +11,11 @@
 #include "compiler/engine.h"
 #include "fuzz/gen.h"
 #include "fuzz/oracles.h"
+#include "fuzz/signature.h"
 #include "interp/interp.h"
+#include "ir/build.h"
 #include "ir/error.h"
+#include "ir/loop.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
 #include "ir/print.h"
@@ -184,6 +187,25 @@ TEST(Oracles, GeneratedExpressionsShowAnUncheckedRewriteByValue) {
   }
   set_plant(Plant::None);
   EXPECT_GT(found_at, 0) << "no program of the first 3000 seeds showed divmod_split_unchecked";
+}
+
+// The symbolic oracle names the rule of the first rewrite step that is wrong on its own, not
+// the normalizing rules that fired before or after it.
+TEST(Oracles, ARefutedSimplificationNamesItsRule) {
+  // 4x + y + z cannot wrap, y + z alone can: the split's check refuses it
+  std::vector<UOpRef> v = {var(0, {-536870912, -1}), var(1, {0, 1073741824}),
+                           var(2, {0, 1073741824})};
+  UOpRef sum =
+      alu(Op::Add, {alu(Op::Add, {alu(Op::Mul, {v[0], literal(Scalar::of_i32(4))}), v[1]}), v[2]});
+  RandomExpr e{v, alu(Op::Idiv, {sum, literal(Scalar::of_i32(2))})};
+  EXPECT_FALSE(check_expression(e));
+  set_plant(Plant::DivmodSplitUnchecked);
+  std::optional<Failure> f = check_expression(e);
+  set_plant(Plant::None);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->detail.rfind("divmod_split: ", 0), 0u) << f->detail;
+  std::unique_ptr<Backend> backend = make_backend("tcc");
+  EXPECT_EQ(failure_signature(*f, Program{}, *backend), "symbolic-divmod_split");
 }
 
 TEST(Oracles, ScrambledInputsShowWhatTheDefaultDataHides) {
