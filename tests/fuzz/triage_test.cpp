@@ -40,6 +40,17 @@ std::string signature_of(const std::string& text, Backend& backend, const Engine
   return f ? failure_signature(*f, p, backend, config) : "no failure";
 }
 
+using Named = std::tuple<Plant, const char*, const char*>;
+
+// Each program's engines failure under its plant, on the plain lowering, has its signature.
+void expect_signatures(std::initializer_list<Named> cases) {
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const auto& [plant, text, signature] : cases) {
+    set_plant(plant);
+    EXPECT_EQ(signature_of(text, *tcc, {}), signature) << text;
+  }
+}
+
 // Each option the failure shows without goes, one axis at a time, and factors shrink.
 TEST_F(Planted, EngineSettingsReduceToWhatTheFailureNeeds) {
   set_plant(Plant::UpcastWrongOffset);
@@ -217,18 +228,14 @@ TEST_F(Planted, ABugThatNeedsOpsTogetherIsNamedByTheOpItNeeds) {
 // the rank merely reads the same flat element), and where giving the op before it as literals
 // hides the stray read (a stack of literals answers any index).
 TEST_F(Planted, AStrayIndexIsNamedByTheOpThatSendsIt) {
-  std::unique_ptr<Backend> tcc = make_tcc_backend();
-  for (const auto& [plant, text, signature] : {
-           std::tuple{Plant::PadUnguardedLoad,
-                      "%x = buffer 1\n%c = cmpne %x %x\n%v = pad %c pads=[0 1]\n", "engines-pad"},
-           std::tuple{Plant::ReshapeSameRankNoop,
-                      "%x = buffer 2\n%m = reshape %x shape=[2 1]\n%f = flip %m axes=[1]\n"
-                      "%v = reshape %f shape=[1 2]\n",
-                      "engines-reshape"},
-       }) {
-    set_plant(plant);
-    EXPECT_EQ(signature_of(text, *tcc, {}), signature) << text;
-  }
+  expect_signatures({
+      Named{Plant::PadUnguardedLoad, "%x = buffer 1\n%c = cmpne %x %x\n%v = pad %c pads=[0 1]\n",
+            "engines-pad"},
+      Named{Plant::ReshapeSameRankNoop,
+            "%x = buffer 2\n%m = reshape %x shape=[2 1]\n%f = flip %m axes=[1]\n"
+            "%v = reshape %f shape=[1 2]\n",
+            "engines-reshape"},
+  });
 }
 
 // A node computed alone keeps the buffers it reads directly; its fresh inputs take other
@@ -277,20 +284,15 @@ TEST(Signature, AnOverflowIsNamedByItsOperatorOnAnyData) {
 // A rewrite whose side condition was dropped is named by its rule, whichever op it rewrote:
 // the kernel's values differ only while the rule is in use.
 TEST_F(Planted, AWrongRewriteIsNamedByItsRule) {
-  std::unique_ptr<Backend> tcc = make_tcc_backend();
-  for (const auto& [plant, text, signature] : {
-           std::tuple{Plant::DivmodSplitUnchecked,
-                      "%a = stack 0 2147483647 0 0 0 0 0 0\n%b = expand -16384 shape=[8]\n"
-                      "%s = add %a %b\n%c = expand 46341 shape=[8]\n%q = idiv %s %c\n",
-                      "symbolic-divmod_split"},
-           std::tuple{Plant::DivDivUnchecked,
-                      "%x = stack -5 7 -2147483648 2147483647\n%a = idiv %x 65536\n"
-                      "%b = idiv %a 65536\n",
-                      "symbolic-div_div"},
-       }) {
-    set_plant(plant);
-    EXPECT_EQ(signature_of(text, *tcc, {}), signature) << text;
-  }
+  expect_signatures({
+      Named{Plant::DivmodSplitUnchecked,
+            "%a = stack 0 2147483647 0 0 0 0 0 0\n%b = expand -16384 shape=[8]\n"
+            "%s = add %a %b\n%c = expand 46341 shape=[8]\n%q = idiv %s %c\n",
+            "symbolic-divmod_split"},
+      Named{Plant::DivDivUnchecked,
+            "%x = stack -5 7 -2147483648 2147483647\n%a = idiv %x 65536\n%b = idiv %a 65536\n",
+            "symbolic-div_div"},
+  });
 }
 
 // A reduce folded in the wrong order gives wrong values in one program and wasted loops in
