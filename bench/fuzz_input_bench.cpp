@@ -1,0 +1,62 @@
+// What one libFuzzer input costs fuzz_diff (check_input), on inputs it has not seen: a fixed
+// set of random byte strings, each checked from scratch. Run under heaptrack or perf to see
+// where a new program's time and allocations go; fuzz_diff itself runs under ASan, where
+// each allocation costs several times what it costs here.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "compiler/backend.h"
+#include "compiler/engine.h"
+#include "fuzz/campaign.h"
+#include "fuzz/choices.h"
+#include "fuzz/gen.h"
+
+namespace {
+
+std::vector<std::vector<uint8_t>> random_inputs(size_t count) {
+  std::mt19937_64 rng(1);
+  std::vector<std::vector<uint8_t>> inputs(count);
+  for (auto& bytes : inputs) {
+    bytes.resize(64 + rng() % 449);
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+  }
+  return inputs;
+}
+
+const std::vector<std::vector<uint8_t>>& inputs() {
+  static const auto all = random_inputs(256);
+  return all;
+}
+
+void BM_CheckInput(benchmark::State& state) {
+  std::unique_ptr<uopc::Backend> tcc = uopc::make_tcc_backend();
+  size_t k = 0;
+  for (auto _ : state) {
+    const auto& bytes = inputs()[k++ % inputs().size()];
+    uopc::BytesChoices choices(bytes.data(), bytes.size());
+    benchmark::DoNotOptimize(uopc::check_input(choices, *tcc, {}, nullptr));
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+BENCHMARK(BM_CheckInput)->Unit(benchmark::kMillisecond);
+
+// The lowering and rendering of the same inputs' programs alone.
+void BM_CompileInputProgram(benchmark::State& state) {
+  std::vector<uopc::Program> programs;
+  for (const auto& bytes : inputs()) {
+    uopc::BytesChoices choices(bytes.data(), bytes.size());
+    uopc::GenOptions gen;
+    gen.max_numel = 64;
+    programs.push_back(uopc::generate(choices, gen));
+  }
+  size_t k = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(uopc::compile_program(programs[k++ % programs.size()]));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+BENCHMARK(BM_CompileInputProgram)->Unit(benchmark::kMillisecond);
+
+}  // namespace
