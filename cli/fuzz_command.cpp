@@ -22,6 +22,7 @@
 #include "cli/source.h"
 #include "compiler/backend.h"
 #include "fuzz/campaign.h"
+#include "fuzz/expr_text.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
 #include "fuzz/target.h"
@@ -184,7 +185,8 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   }
   EngineConfig config = r.failure.config;
   r.signature = failure_signature(r.failure, p, backend, config);
-  if (!a.minimize || r.failure.oracle == "rejection") return r;
+  // An expression (the symbolic oracle's) is not a program to shrink.
+  if (!a.minimize || r.failure.oracle == "rejection" || r.failure.oracle == "symbolic") return r;
   std::string oracle = r.failure.oracle, signature = r.signature;
   Minimized small = minimize(p, config, [&](const EngineConfig& c) {
     return fails_oracle(oracle, backend, signature, c, &p);
@@ -197,6 +199,25 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     r.signature = failure_signature(r.failure, p, backend, config);
   }
   return r;
+}
+
+// make_record, or when naming or shrinking the failure breaks the harness itself (its probes
+// trust what the bug may have broken, an interval say), the failure as found, named by its
+// oracle and outputs, with what broke: the bug it shows is not lost with the worker.
+Record named_record(uint64_t seed, const Failure& f, const FuzzArgs& a, Backend& backend,
+                    Target* target) {
+  try {
+    return make_record(seed, f, a, backend, target);
+  } catch (const std::exception& e) {
+    Record r{seed, f, ""};
+    r.failure.detail += " (then naming or shrinking it failed: " + std::string(e.what()) + ")";
+    try {
+      r.signature = by_outputs(f, parse_program(f.program, "failing.uir"));
+    } catch (const std::exception&) {
+      r.signature = f.oracle;
+    }
+    return r;
+  }
 }
 
 void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int fd,
@@ -232,7 +253,7 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
       shared->started_ms[j] = now_ms();
     }
     Record record =
-        make_record(seed, *f, a, *backend, by_target(f->oracle) ? target.get() : nullptr);
+        named_record(seed, *f, a, *backend, by_target(f->oracle) ? target.get() : nullptr);
     shared->started_ms[j] = 0;
     shared->minimizing[j] = false;
     write_all(fd, encode(record));
@@ -701,6 +722,15 @@ int check_file(const FuzzArgs& a) {
     std::printf("%s %s (compared %s)\n",
                 skipped ? "the engine does not support" : "the engine agrees with uopc interp on",
                 a.check.c_str(), target->comparison().name().c_str());
+    return 0;
+  }
+  // A symbolic reproducer: the expression on its "# expression: " line.
+  if (std::optional<RandomExpr> expr = read_expression(read_source(a.check), a.check)) {
+    if (std::optional<Failure> f = check_expression(*expr)) {
+      std::printf("disagreement: the symbolic oracle failed: %s\n", f->detail.c_str());
+      return 1;
+    }
+    std::printf("the symbolic oracle agrees on %s\n", a.check.c_str());
     return 0;
   }
   Program p = load_program(a.check);

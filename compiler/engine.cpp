@@ -177,8 +177,12 @@ void Executable::check_written() const {
 
 namespace {
 
+// A kernel's status block: {oob, param, offset, size} (check_bounds), iterations
+// (count_iterations), {op, a, b} (check_ub), {op + 1, value, lo, hi} (check_intervals).
+using Status = std::array<long long, 12>;
+
 // What a check_ub kernel reported in status[5..7].
-std::string ub_message(const std::array<long long, 8>& s) {
+std::string ub_message(const Status& s) {
   static const char* ops[] = {"?", "add", "sub", "mul", "neg", "idiv", "mod"};
   std::string op = ops[s[5] >= 1 && s[5] <= 6 ? s[5] : 0];
   std::string a = std::to_string(s[6]), b = std::to_string(s[7]);
@@ -189,6 +193,12 @@ std::string ub_message(const std::array<long long, 8>& s) {
   return op + " of " + a + " and " + b + " overflows i32, but was written as plain C";
 }
 
+// What a check_intervals kernel reported in status[8..11].
+std::string interval_message(const Status& s) {
+  return std::string(op_name(static_cast<Op>(s[8] - 1))) + " is " + std::to_string(s[9]) +
+         ", outside its interval [" + std::to_string(s[10]) + ", " + std::to_string(s[11]) + "]";
+}
+
 }  // namespace
 
 // The thread loop's range in `parts` nearly equal parts, each with its own status block.
@@ -196,7 +206,7 @@ void Executable::run_kernel(size_t k, void** args) {
   const KernelSpec& spec = compiled_.schedule.kernels[k];
   int64_t size = spec.thread_size;
   int parts = static_cast<int>(std::min<int64_t>(threads_, std::max<int64_t>(size, 1)));
-  std::vector<std::array<long long, 8>> status(static_cast<size_t>(parts));
+  std::vector<Status> status(static_cast<size_t>(parts));
   auto part = [&](int j) {
     int lo = static_cast<int>(size * j / parts), hi = static_cast<int>(size * (j + 1) / parts);
     if (planted(Plant::ThreadRangeGap) && j + 1 < parts && hi > lo) --hi;
@@ -207,13 +217,14 @@ void Executable::run_kernel(size_t k, void** args) {
     part(0);
   else
     shared_pool(threads_).run(parts, part);
-  for (const std::array<long long, 8>& s : status) {
+  for (const Status& s : status) {
     iterations_ += s[4];
     if (s[0])
       throw BoundsError(
           spec.name + " accessed " +
           (s[1] < 0 ? "table " + std::to_string(-1 - s[1]) : "parameter " + std::to_string(s[1])) +
           " at offset " + std::to_string(s[2]) + ", outside [0, " + std::to_string(s[3]) + ")");
+    if (s[8]) throw IntervalError(spec.name + ": " + interval_message(s));
     if (s[5]) throw UndefinedBehaviorError(spec.name + ": " + ub_message(s));
   }
 }

@@ -66,6 +66,13 @@ class UndefinedBehaviorError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+// A check_intervals kernel computed an i32 value outside its node's interval
+// (RenderOptions::check_intervals): "kernel0: max is 5, outside its interval [0, 0]".
+class IntervalError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
 // A built program with its buffers: inputs filled, kernels loaded. run() executes every
 // kernel once, in order, a kernel with a thread loop split into `threads` parts run on a
 // thread pool; results() reads outputs and assert operands back. A computed value's buffer

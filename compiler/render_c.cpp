@@ -276,10 +276,20 @@ class KernelRenderer {
       default:
         break;
     }
-    if (n.op == Op::Cast) return cast(n);
+    if (n.op == Op::Cast) return in_interval(n, cast(n));
     std::vector<std::string> s;
     for (const UOpRef& src : n.src) s.push_back(expr(src));
-    return alu(n, s);
+    return in_interval(n, alu(n, s));
+  }
+
+  // `text`, the C of n, checked against n's interval in check-intervals mode. A node's sources
+  // are checked as their arguments are evaluated, before it: the first value reported is one
+  // whose sources were inside their intervals.
+  std::string in_interval(const UOp& n, const std::string& text) {
+    if (!options_.check_intervals || n.dtype != DType::I32 || n.bounds == Interval::full())
+      return text;
+    return "uopc_in(uopc_status, " + std::to_string(static_cast<int>(n.op)) + ", " + text + ", " +
+           std::to_string(n.bounds.lo) + ", " + std::to_string(n.bounds.hi) + ")";
   }
 
   static bool is_atom(const std::string& e) {
@@ -456,6 +466,12 @@ const Helper kHelpers[] = {
      "/* an i32 op the renderer wrote as plain C whose operands break its decision */\n"
      "static inline void uopc_ub(long long* s, int op, int a, int b) {\n"
      "  if (!s[5]) { s[5] = op; s[6] = a; s[7] = b; }\n"
+     "}\n"},
+    {"uopc_in", "",
+     "/* an i32 value outside the interval its node was given */\n"
+     "static inline int uopc_in(long long* s, int op, int v, long long lo, long long hi) {\n"
+     "  if ((v < lo || v > hi) && !s[8]) { s[8] = op + 1; s[9] = v; s[10] = lo; s[11] = hi; }\n"
+     "  return v;\n"
      "}\n"},
     {"uopc_ck_add", "uopc_ub",
      "static inline int uopc_ck_add(long long* s, int a, int b) {\n"

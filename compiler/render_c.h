@@ -40,6 +40,12 @@ struct RenderOptions {
   // A failure that goes away with an op here is the renderer's decision for it, not a rule's
   // (fuzz/signature.h).
   std::vector<Op> by_helper = {};
+  // Check every i32 value an ALU op or cast computes against its node's interval: the first
+  // one outside writes {op + 1, value, lo, hi} into status[8..11] and the kernel goes on. The
+  // simplifier's side conditions and the renderer's overflow decisions trust these intervals,
+  // so a wrong interval rule shows as a wrong value or an overflow at whatever op relied on
+  // it; this names the op whose interval is wrong (fuzz/signature.h).
+  bool check_intervals = false;
 };
 
 // `register_tile`: the kernel's options write a register tile over two axes (compiler/opts.h).

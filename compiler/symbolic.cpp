@@ -279,7 +279,7 @@ UOpRef compare_by_bounds(const UOpRef& n) {
   std::optional<bool> r;
   switch (n->op) {
     case Op::Cmplt:
-      if (x.hi < y.lo) r = true;
+      if (x.hi < y.lo || (planted(Plant::CompareBoundsTouching) && x.hi == y.lo)) r = true;
       if (x.lo >= y.hi) r = false;
       break;
     case Op::Cmpeq:

@@ -28,6 +28,7 @@
 
 #include "compiler/backend.h"
 #include "compiler/opts.h"
+#include "compiler/rewrite.h"
 #include "fuzz/choices.h"
 #include "fuzz/expr_gen.h"
 #include "fuzz/smt.h"
@@ -91,6 +92,18 @@ Smt& thread_smt();
 // The same on a drawn expression, and the text that identifies it (the expression and its
 // variables' bounds).
 std::optional<Failure> check_expression(const RandomExpr& expr, SymbolicStats* stats = nullptr);
+
+// Why a simplifier rewrite step is unsound, over its leaves' bounds (`vars`, the variables to
+// enumerate, or none: z3 alone, loads and loop counters symbolic): "interval of OP" when a value
+// of a node in it leaves that node's interval (the innermost such node: a rule that trusted the
+// interval was misled), else the step's rule when the two sides differ; "" when it is sound.
+std::string rewrite_cause(const RewriteStep& step, const std::vector<UOpRef>& vars = {});
+inline constexpr const char* kIntervalOf = "interval of ";
+// Whether the i32 expression n stays inside its own interval for every value of its loop
+// counters: enumerated when its only other leaves are literals and it has at most max_points
+// points; Unknown otherwise.
+Verdict interval_holds(const UOpRef& n, int64_t max_points);
+
 std::string expression_text(const RandomExpr& expr);
 
 // An external engine under test (fuzz/target.h) must print exactly what the interpreter prints

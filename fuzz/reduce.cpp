@@ -470,8 +470,16 @@ UOpRef as_literals(const UOp* n, int64_t max_elements) {
   if (n->numel() < 1 || n->numel() > max_elements) return nullptr;
   Program alone;
   alone.statements.push_back({"%v", shared_from(n), 1, false});
-  InterpResult r = interpret(alone, {});
-  const Tensor& t = r.outputs.at(0).second;
+  // A value the interpreter cannot give (a shrink past its source, once a wrong interval let
+  // the program through) has no literals.
+  InterpResult r;
+  try {
+    r = interpret(alone, {});
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  if (r.outputs.size() != 1 || r.outputs[0].second.size() != n->numel()) return nullptr;
+  const Tensor& t = r.outputs[0].second;
   std::vector<UOpRef> parts;
   for (int64_t i = 0; i < t.size(); ++i) parts.push_back(literal(t.at(i)));
   if (n->rank() == 0) return parts[0];

@@ -1,6 +1,7 @@
 #include "fuzz/signature.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "compiler/engine.h"
 #include "compiler/symbolic.h"
 #include "fuzz/gen.h"
 #include "fuzz/reduce.h"
@@ -19,7 +21,32 @@
 #include "ir/print.h"
 
 namespace uopc {
+
+// The oracle and the ops of the output a failure names, or of every output.
+std::string by_outputs(const Failure& f, const Program& p) {
+  std::set<std::string> ops;
+  if (!f.detail.empty() && f.detail[0] == '%') {
+    std::string name = f.detail.substr(0, f.detail.find(':'));
+    for (const Statement& s : p.statements)
+      if (s.name == name) ops.insert(std::string(op_name(s.node->op)));
+  }
+  if (ops.empty())
+    for (const Statement* s : p.outputs()) ops.insert(std::string(op_name(s->node->op)));
+  std::string out = f.oracle;
+  for (const std::string& op : ops) out += "-" + op;
+  return out;
+}
+
 namespace {
+
+// A rewrite's cause (rewrite_cause) as a signature: "symbolic-div_div", or "bounds-max" as the
+// bounds oracle names a wrong interval; "symbolic" for anything else.
+std::string cause_signature(const std::string& cause) {
+  if (cause.rfind(kIntervalOf, 0) == 0) return "bounds-" + cause.substr(strlen(kIntervalOf));
+  std::vector<std::string> names = symbolic_rule_names();
+  bool known = std::find(names.begin(), names.end(), cause) != names.end();
+  return known ? "symbolic-" + cause : "symbolic";
+}
 
 using Test = std::function<bool(const Program&)>;
 
@@ -325,21 +352,6 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   return std::nullopt;
 }
 
-// The oracle and the ops of the output a failure names, or of every output.
-std::string by_outputs(const Failure& f, const Program& p) {
-  std::set<std::string> ops;
-  if (!f.detail.empty() && f.detail[0] == '%') {
-    std::string name = f.detail.substr(0, f.detail.find(':'));
-    for (const Statement& s : p.statements)
-      if (s.name == name) ops.insert(std::string(op_name(s.node->op)));
-  }
-  if (ops.empty())
-    for (const Statement* s : p.outputs()) ops.insert(std::string(op_name(s->node->op)));
-  std::string out = f.oracle;
-  for (const std::string& op : ops) out += "-" + op;
-  return out;
-}
-
 // `plain`: also say whether the op found fails without kernel options, on one thread, and
 // which options it needs computed alone (`kinds_of`).
 std::optional<Located> culprit(const std::string& family, const Program& p, Backend& backend,
@@ -472,30 +484,93 @@ std::optional<std::string> render_decision(const Program& p, Backend& backend,
   return std::nullopt;
 }
 
-// The simplifier rule a compiled-engine failure comes from: one whose setting aside
-// (WithoutRule) makes it go away. A right rule keeps every value, so only the wrong one can,
-// or one that shaped the expression it rewrote (a distribute before a divmod_split). Of
-// several, the one with a step z3 refutes (over its leaves' bounds: loads and loop counters
-// stay symbolic); failing that, the one that fired last.
-std::optional<std::string> rule_at_fault(const std::string& family, const Program& p,
-                                         Backend& backend, const EngineConfig& config) {
+// The rewrite steps of the lowering under which p fails.
+std::vector<RewriteStep> failing_steps(const std::string& family, const Program& p,
+                                       Backend& backend, const EngineConfig& config) {
+  return steps_of([&] { failure_in_family(family, p, backend, config); });
+}
+
+// The simplifier rules, of those that fired (`steps`), whose setting aside (WithoutRule) makes
+// a compiled-engine failure go away. A right rule keeps every value, so only a wrong one can,
+// or one that shaped the expression a wrong one rewrote (a distribute before a divmod_split).
+std::vector<std::string> rules_fixing(const std::vector<RewriteStep>& steps,
+                                      const std::string& family, const Program& p, Backend& backend,
+                                      const EngineConfig& config) {
+  std::set<std::string> fired;
+  for (const RewriteStep& s : steps) fired.insert(s.rule);
   std::vector<std::string> fixing;
   for (const std::string& name : symbolic_rule_names()) {
+    if (!fired.count(name)) continue;
     WithoutRule aside(name);
     if (!failure_in_family(family, p, backend, config)) fixing.push_back(name);
   }
-  if (fixing.size() < 2) return fixing.empty() ? std::nullopt : std::optional(fixing[0]);
-  std::vector<RewriteStep> steps = steps_of([&] { failure_in_family(family, p, backend, config); });
-  auto candidate = [&](const RewriteStep& s) {
-    return std::find(fixing.begin(), fixing.end(), s.rule) != fixing.end();
-  };
+  return fixing;
+}
+
+// The cause of the first unsound step (rewrite_cause, z3 over the steps' leaves' bounds: loads
+// and loop counters stay symbolic) of a rule in `fixing`: "symbolic-RULE" for a rule shown
+// wrong on its own, whichever op the wrong index or value reached, or "bounds-OP" for an
+// interval it trusted.
+std::optional<std::string> refuted_cause(const std::vector<RewriteStep>& steps,
+                                         const std::vector<std::string>& fixing) {
+  for (const RewriteStep& s : steps) {
+    if (std::find(fixing.begin(), fixing.end(), s.rule) == fixing.end()) continue;
+    std::string cause = rewrite_cause(s);
+    if (!cause.empty()) return cause_signature(cause);
+  }
+  return std::nullopt;
+}
+
+// "bounds-OP" when p's kernels, each i32 value checked against its node's interval
+// (RenderOptions::check_intervals), compute one outside it: the first such value's op, whose
+// sources were inside theirs. Several rules may trust one wrong interval (a pad's clamp read
+// by a mask's compare and by the next clamp), so no rule set aside alone makes the failure go
+// away, and the interval may be of a node the lowering made (the clamp), not one of p's.
+std::optional<std::string> kernel_interval_cause(const Program& p, Backend& backend,
+                                                 const EngineConfig& config) {
+  try {
+    RenderOptions checked{true, false, true, config.by_helper, true};
+    CompiledProgram c = compile_program(p, checked, config.opts);  // e keeps a reference
+    Executable e(p, c, backend, {}, config.threads);
+    e.run();
+    if (std::optional<InterpOptions> scrambled = scrambled_options(p)) {
+      e.refill(*scrambled);
+      e.run();
+    }
+  } catch (const IntervalError& error) {
+    std::string what = error.what();
+    size_t at = what.find(": ") + 2;
+    return "bounds-" + what.substr(at, what.find(' ', at) - at);
+  } catch (const std::exception&) {  // another check stopped the kernels first
+  }
+  return std::nullopt;
+}
+
+// "bounds-OP" for the innermost node, among those the simplifier's rules looked at (`steps`),
+// whose values over its loop counters leave its interval (interval_holds; a node whose domain
+// is too large to enumerate cheaply is passed over). The rules may have rewritten such a node
+// away, so that no kernel computes it for check_intervals to see.
+std::optional<std::string> rewritten_interval_cause(const std::vector<RewriteStep>& steps) {
+  constexpr int64_t kMaxPoints = 4096;
+  std::unordered_set<const UOp*> checked;
   for (const RewriteStep& s : steps)
-    if (candidate(s) && s.before->dtype != DType::F32 &&
-        thread_smt().equal_and_bounded(s.before, s.after).refuted())
-      return s.rule;
+    for (const UOp* n : topo_order({s.before})) {
+      if (n->src.empty() || n->dtype != DType::I32 || !checked.insert(n).second) continue;
+      if (interval_holds(shared_from(n), kMaxPoints).refuted())
+        return "bounds-" + std::string(op_name(n->op));
+    }
+  return std::nullopt;
+}
+
+// The simplifier rule a wrong value at an arithmetic op comes from: one whose setting aside
+// makes it go away; of several, the one that fired last.
+std::optional<std::string> rule_at_fault(const std::string& family, const Program& p,
+                                         Backend& backend, const EngineConfig& config) {
+  std::vector<RewriteStep> steps = failing_steps(family, p, backend, config);
+  std::vector<std::string> fixing = rules_fixing(steps, family, p, backend, config);
   for (auto it = steps.rbegin(); it != steps.rend(); ++it)
-    if (candidate(*it)) return it->rule;
-  return fixing.back();
+    if (std::find(fixing.begin(), fixing.end(), it->rule) != fixing.end()) return it->rule;
+  return std::nullopt;
 }
 
 std::string target_kind(const Failure& f) {
@@ -557,21 +632,17 @@ std::string target_rejection_signature(const Failure& f, Target& target) {
 namespace {
 
 std::string signature_by_cause(const Failure& f, const Program& p, Backend& backend,
-                               const EngineConfig& config) {
+                               const EngineConfig& config, const EngineConfig& least) {
   if (f.oracle == "rejection") return by_rule("rejection", f, rules_not_checked());
   // The bounds oracle names the op whose interval rule is wrong: "bounds-pad".
   if (f.oracle == "bounds") return "bounds-" + f.detail.substr(0, f.detail.find(' '));
-  // The symbolic oracle's detail begins with the rule at fault, when one is: "div_div: ...".
-  if (f.oracle == "symbolic") {
-    std::string rule = f.detail.substr(0, f.detail.find(':'));
-    std::vector<std::string> names = symbolic_rule_names();
-    bool known = std::find(names.begin(), names.end(), rule) != names.end();
-    return known ? "symbolic-" + rule : "symbolic";
-  }
+  // The symbolic oracle's detail begins with the cause, when one is found: "div_div: ...",
+  // "interval of max: ...".
+  if (f.oracle == "symbolic") return cause_signature(f.detail.substr(0, f.detail.find(':')));
   std::string family = oracle_family(f.oracle);
   // The ub oracle names the C operator whose decision broke, which is the cause wherever the
   // operator sat (an index of a flip, a user's mod): "ub-sub"; idiv and mod share one decision.
-  // The detail is "[with scrambled inputs: ]kernelK: OP of A and B ...".
+  // The detail is "[with scrambled inputs: |in the compiled composites: ]kernelK: OP of A ...".
   if (family == "ub") {
     size_t of = f.detail.find(" of ");
     size_t at = of == std::string::npos ? of : f.detail.rfind(' ', of - 1);
@@ -596,7 +667,6 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
   // Localized under the least settings the failure needs: a setting it does not need may hide
   // what a probe would show (a table=N that turns the probes' literal stacks into tables, whose
   // flat index puts a stray index back in range).
-  EngineConfig least = family == "roundtrip" ? config : least_config(family, p, backend, config);
   if (family != "roundtrip") {
     KindsOf kinds_of = [&](const Program& q) {
       return option_kinds(least_config(family, q, backend, config));
@@ -615,14 +685,50 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
 
 }  // namespace
 
+namespace {
+
+// The op whose interval rule is wrong, when a value of p leaves its node's interval ("bounds-
+// max"). The simplifier's side conditions, the renderer's overflow decisions and the checker's
+// shrink rule all trust intervals, so one wrong rule shows as wrong values, overflows and
+// stray reads at whatever op relied on it; the interval is the cause.
+std::optional<std::string> interval_cause(const Program& p) {
+  try {
+    if (std::optional<Failure> b = check_bounds(p))
+      return "bounds-" + b->detail.substr(0, b->detail.find(' '));
+  } catch (const std::exception&) {  // p's own checks fail: no values to compare
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config) {
-  std::string signature = signature_by_cause(f, p, backend, config);
+  std::string family = oracle_family(f.oracle);
+  bool own_engine =
+      family == "engines" || family == "ub" || family == "crash" || family == "timeout";
+  // An interval the program's values, its kernels' values or the values its rewrites looked at
+  // leave is the cause of whatever trusted it.
+  if (own_engine && !p.statements.empty())
+    if (std::optional<std::string> cause = interval_cause(p)) return *cause;
+  bool localized = family == "engines" || family == "ub";
+  EngineConfig least = localized ? least_config(family, p, backend, config) : config;
+  if (localized) {
+    if (auto cause = kernel_interval_cause(p, backend, least)) return *cause;
+    std::vector<RewriteStep> steps = failing_steps(family, p, backend, least);
+    if (auto cause = rewritten_interval_cause(steps)) return *cause;
+    // A failure that goes away once a simplifier rule is set aside, where that rule made a
+    // step z3 refutes, is the rule's, whichever op the wrong value reached:
+    // "symbolic-compare_by_bounds" for a pad's mask, a stack's select or an upcast's index.
+    std::vector<std::string> fixing = rules_fixing(steps, family, p, backend, least);
+    if (auto cause = refuted_cause(steps, fixing)) return *cause;
+  }
+  std::string signature = signature_by_cause(f, p, backend, config, least);
   // A wrong value an arithmetic op shows, on the plain lowering, that goes away once one
-  // simplifier rule is set aside is that rule's: "symbolic-divmod_split", as the symbolic
-  // oracle names a refuted rewrite. Not for other ops, nor memory or cost failures: setting a
-  // rule aside also changes which indices wrap and which loops an option can split, and can
-  // hide a movement op's or an option's bug.
+  // simplifier rule is set aside is that rule's even when no step of it is refuted on its own
+  // (its leaves' bounds too loose for z3): "symbolic-divmod_split". Not for other ops, nor
+  // memory or cost failures: setting a rule aside also changes which indices wrap and which
+  // loops an option can split, and can hide a movement op's or an option's bug.
   std::optional<Op> op =
       signature.rfind("engines-", 0) == 0 ? parse_op(signature.substr(8)) : std::nullopt;
   if (f.oracle != "engines" || !op || !(is_alu(*op) || *op == Op::Cast)) return signature;

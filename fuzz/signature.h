@@ -7,17 +7,24 @@
 // wrong rule often does each in some program), "ub" (a plain C op that overflows),
 // "roundtrip". Causes, in the order they are looked for:
 //
+// - a wrong interval ("bounds-max"), which the type rules, the simplifier and the renderer's
+//   overflow decisions trust, so that it shows at whatever op relied on it: a value of p's
+//   nodes outside its node's interval (check_bounds), an i32 value p's kernels compute outside
+//   it (RenderOptions::check_intervals), or a node a simplifier rule looked at whose values
+//   over its loop counters leave it (the rule may have rewritten the node away);
+// - a failure that goes away once one simplifier rule is set aside (WithoutRule) where that
+//   rule made a rewrite step z3 refutes on its own: the rule, wherever its wrong decision
+//   landed ("symbolic-compare_by_bounds" for a pad's mask or a stack's select alike);
 // - a wrongly accepted program: the type rules the parser does not check ("rejection-pad_length",
 //   "rejection-expand+pad_length" when it skips two);
-// - a ub failure: the C operator whose decision broke ("ub-sub", "ub-division");
+// - a ub failure, in the kernels or the compiled composites: the C operator whose decision
+//   broke ("ub-sub", "ub-division");
 // - a failure that goes away once the renderer writes an op through its helper function
 //   (RenderOptions::by_helper): that decision ("engines-render_minmax");
 // - a wrong value shown at an arithmetic op on the plain lowering, that goes away once one
-//   simplifier rule is set aside (WithoutRule): that rule ("symbolic-divmod_split"), as the
-//   symbolic oracle names a refuted rewrite; of several (one may only have shaped the
-//   expression the wrong one rewrote), the one with a step z3 refutes, else the one that fired
-//   last. Not for other ops, memory or cost: a rule set aside also changes which indices wrap
-//   and what options apply;
+//   simplifier rule is set aside though no step of it is refuted alone: that rule
+//   ("symbolic-divmod_split"), of several the one that fired last. Not for other ops, memory
+//   or cost: a rule set aside also changes which indices wrap and what options apply;
 // - a failure that goes away without kernel options on one thread: the options it still needs
 //   (reduce_config in fuzz/reduce.h: "engines-upcast", "engines-thread+threads"), whichever op
 //   the options happened to reach, as that op needs them computed alone; unless the op also
@@ -68,6 +75,10 @@ std::string target_rejection_signature(const Failure& f, Target& target);
 // verdict differs, or it answered an error status where values were due), "exit2" (it refused
 // a valid program), "SIGSEGV" (a signal ended it), "timeout".
 std::string target_kind(const Failure& f);
+
+// The oracle and the ops of the output a failure names ("%x: ..."), or of every output:
+// "crash-pad-reduce", the name of a failure nothing localizes.
+std::string by_outputs(const Failure& f, const Program& p);
 
 // The ops a signature names: "engines-reduce" names reduce, "engines-upcast" names none.
 std::vector<Op> signature_ops(const std::string& signature);

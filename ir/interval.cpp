@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ir/plant.h"
+
 namespace uopc {
 namespace {
 
@@ -46,6 +48,7 @@ Interval interval_mul(Interval a, Interval b) {
 }
 
 Interval interval_max(Interval a, Interval b) {
+  if (planted(Plant::MaxIntervalLowerHigh)) return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)};
   return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
 }
 Interval interval_min(Interval a, Interval b) {

@@ -653,3 +653,49 @@ TEST(TargetProtocol, PersistentModeFindsWhatOneShotFinds) {
 
 }  // namespace
 }  // namespace uopc
+
+namespace uopc {
+namespace {
+
+// A symbolic reproducer is a .uir file whose "# expression: " line `uopc fuzz --check` reads
+// back and runs the symbolic oracle on: its replay line replays it. The line was plain text
+// after the header, which --check refused as a program that does not parse.
+TEST(FuzzCli, ASymbolicReproducerReplays) {
+  std::string dir = ::testing::TempDir() + "/symbolic";
+  std::filesystem::create_directories(dir);
+  std::string path = dir + "/symbolic-div_div.uir";
+  std::ofstream(path) << "# signature: symbolic-div_div\n"
+                         "# expression: ((x0//65536)//65536)  ->  (x0//0)  x0 in [-100, 100]\n";
+  auto found = run_uopc("fuzz --check " + path + " --plant div_div_unchecked");
+  EXPECT_EQ(found.exit_code, 1) << found.out << found.err;
+  EXPECT_NE(found.out.find("the symbolic oracle failed: div_div: "), std::string::npos)
+      << found.out;
+  auto clean = run_uopc("fuzz --check " + path);
+  EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+  EXPECT_EQ(run_uopc("check " + path).exit_code, 0) << "not a valid .uir file";
+  std::ofstream(path) << "# expression: max((x0-18), (16/0))  ->  1  x0 in [0, 5]\n";
+  auto bad = run_uopc("fuzz --check " + path);
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find(path + ":1:31: error: the expression does not read: expected an "
+                                "operator"),
+            std::string::npos)
+      << bad.err;
+}
+
+// A campaign's symbolic reproducer, as written, replays by its own replay line.
+TEST(FuzzCli, ACampaignsSymbolicReproducerReplays) {
+  std::string dir = ::testing::TempDir() + "/symbolic-campaign";
+  std::filesystem::remove_all(dir);
+  auto c = run_uopc("fuzz --plant div_div_unchecked --seconds 60 --seed 5 --out-dir " + dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  std::string path = dir + "/failure-symbolic-div_div.uir";
+  ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
+  std::string text = testing::read_file(path);
+  size_t at = text.find("# replay: uopc ");
+  ASSERT_NE(at, std::string::npos) << text;
+  at += std::string("# replay: uopc ").size();
+  EXPECT_EQ(run_uopc(text.substr(at, text.find('\n', at) - at)).exit_code, 1) << text;
+}
+
+}  // namespace
+}  // namespace uopc

@@ -149,10 +149,13 @@ TEST_P(ReduceCases, EveryFailingCaseToAtMostFourStatements) {
     Program small = parse_program(r.text, "small.uir");
     std::set<Op> has;
     for (const UOp* n : topo_order(small.roots())) has.insert(n->op);
+    // An interval signature names the op whose interval rule is wrong, which the lowering may
+    // make itself (a pad's clamp is a max), so its reproducer need not have it.
+    bool interval = signature.rfind("bounds-", 0) == 0;
     for (Op op : signature_ops(signature))
-      EXPECT_TRUE(has.count(op)) << name << ": " << signature << " names " << op_name(op)
-                                 << ", which its reproducer lacks:\n"
-                                 << r.text;
+      EXPECT_TRUE(interval || has.count(op)) << name << ": " << signature << " names "
+                                             << op_name(op) << ", which its reproducer lacks:\n"
+                                             << r.text;
     for (const std::string& fewer : single_removals(r.text))
       EXPECT_FALSE(still_fails(fewer)) << name << " is not 1-minimal:\n" << r.text;
   }
@@ -164,6 +167,35 @@ INSTANTIATE_TEST_SUITE_P(All, ReduceCases, ::testing::ValuesIn(plant_list()),
 
 INSTANTIATE_TEST_SUITE_P(All, ReduceBug, ::testing::ValuesIn(plant_list()),
                          [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace uopc
+
+namespace uopc {
+namespace {
+
+// A wrong interval lets through programs the harness's own probes cannot compute (a node's
+// value as literals, when the interpreter cannot give it); shrinking goes on past them.
+TEST(Reduce, ProbesTheInterpreterCannotComputeAreSkipped) {
+  set_plant(Plant::MaxIntervalLowerHigh);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program(
+      "%x = buffer 16 dtype=bool slot=0\n%r = reshape %x shape=[2 2 4]\n"
+      "%p = pad %r pads=[0 0 0 2 0 0]\n%f = reshape %p shape=[32]\n%g = reshape %f shape=[2 4 4]\n"
+      "%b = buffer 4 dtype=i32 slot=3\n%i = index %b 2\n%m = max %i 0\n%o = min %m 1\n"
+      "%s = shrink %r 0 %o 0 shape=[2 1 4]\n%a = assert %p %g\n%v = flip %s axes=[0 1]\n",
+      "t.uir");
+  EngineConfig config{parse_opts_choice("upcast=1:2,3:3 block=4", "t"), 3};
+  std::optional<Failure> f = check_program(p, *tcc, true, config);
+  ASSERT_TRUE(f);
+  std::string signature = failure_signature(*f, p, *tcc, config);
+  Minimized m = minimize(p, config, [&](const EngineConfig& c) {
+    return fails_oracle(f->oracle, *tcc, signature, c, &p);
+  });
+  set_plant(Plant::None);
+  EXPECT_EQ(signature, "bounds-max");
+  EXPECT_LE(m.reduced.statements, 4) << m.reduced.text;
+}
 
 }  // namespace
 }  // namespace uopc

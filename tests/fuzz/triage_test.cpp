@@ -161,7 +161,9 @@ TEST_F(Planted, AMistakeASizeOneAxisHidesIsStillNamedByItsOp) {
   Program p = parse_program("%x = buffer 50\n%f = flip %x axes=[0]\n", "t.uir");
   std::optional<Failure> f = check_program(p, *tcc, true);
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->oracle, "composites");
+  // The composite's wrong permute reads past its buffer, which the memory oracle reports.
+  EXPECT_EQ(f->oracle, "memory");
+  EXPECT_EQ(f->detail.rfind("in the compiled composites: ", 0), 0u) << f->detail;
   EXPECT_EQ(failure_signature(*f, p, *tcc), "engines-permute");
 }
 
@@ -496,6 +498,55 @@ TEST(TargetOracle, AReduceFoldedAsTheSettingsAskIsNoFailure) {
                false, 10);
   Program three = parse_program("%x = buffer 3\n%r = reduce %x op=add\n", "t.uir");
   EXPECT_TRUE(check_target(three, wrong, nullptr, {parse_opts_choice("unroll=3", "opts"), 1}));
+}
+
+}  // namespace
+}  // namespace uopc
+
+namespace uopc {
+namespace {
+
+// A wrong simplifier rule is named by the rule wherever its wrong decision lands: a pad's mask,
+// a stack's select, a value's own comparison. Each was named by the op it reached
+// ("engines-pad", "engines-stack"), one bug in as many files.
+TEST_F(Planted, AWrongRuleIsNamedByTheRuleWhereverItShows) {
+  const char* rule = "symbolic-compare_by_bounds";
+  expect_signatures({
+      Named{Plant::CompareBoundsTouching, "%x = buffer 3\n%v = pad %x pads=[1 1]\n", rule},
+      Named{Plant::CompareBoundsTouching, "%a = buffer 2\n%b = buffer 2\n%v = stack %a %b\n", rule},
+      Named{Plant::CompareBoundsTouching,
+            "%x = buffer 4 dtype=i32\n%m = min %x 3\n%v = cmplt %m 3\n", rule},
+  });
+}
+
+// A wrong interval rule is named by the op whose interval it is, "bounds-max" as the bounds
+// oracle names it, wherever something trusted it: rules that rewrote a pad's clamp away (no
+// kernel computes the max), an index whose offset only scrambled data takes past the wrong
+// interval. Named by the ops they reached, they were "engines-pad" and "engines-index".
+TEST_F(Planted, AWrongIntervalIsNamedByItsOpWhereverItShows) {
+  expect_signatures({
+      Named{Plant::MaxIntervalLowerHigh,
+            "%x = buffer 2 dtype=bool\n%p = pad %x pads=[1 0]\n%v = pad %p pads=[1 0]\n",
+            "bounds-max"},
+      Named{Plant::MaxIntervalLowerHigh,
+            "%a = buffer 81 dtype=i32 slot=520\n%m = reshape %a shape=[1 9 9]\n"
+            "%b = buffer 3 dtype=i32 slot=1002\n%i = index %b 2\n%c = max %i 0\n"
+            "%v = index %m 0 %c\n",
+            "bounds-max"},
+  });
+}
+
+// What the compiled composites' checks find is the ub oracle's finding, named by the operator
+// ("ub-division"), not a composites failure that "threw" (named by the render decision).
+TEST_F(Planted, AnOverflowInTheCompiledCompositesIsTheUbOracles) {
+  set_plant(Plant::FloordivTruncates);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program(
+      "%x = buffer 4 dtype=i32\n%a = sub %x 3\n%q = idiv %a 2\n%v = flip %q axes=[0]\n", "t.uir");
+  std::optional<Failure> f = check_composites(p, *tcc, true);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->oracle, "ub") << f->detail;
+  EXPECT_EQ(failure_signature(*f, p, *tcc), "ub-division") << f->detail;
 }
 
 }  // namespace
