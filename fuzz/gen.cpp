@@ -1,6 +1,7 @@
 #include "fuzz/gen.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -18,7 +19,10 @@ UOpRef i32(int64_t v) {
 }
 
 const std::vector<Op> kUnaryF32 = {Op::Neg, Op::Recip, Op::Sqrt, Op::Exp2, Op::Log2, Op::Sin};
-const std::vector<float> kSpecials = {-0.0f, NAN, INFINITY, -INFINITY, 1e8f, -1e8f, 3e9f, 1e-40f};
+// The last three need eight significant digits to print back to the same float: a printer
+// that rounds shorter is then a roundtrip failure.
+const std::vector<float> kSpecials = {-0.0f, NAN,    INFINITY,    -INFINITY, 1e8f,        -1e8f,
+                                      3e9f,  1e-40f, 1.0f / 3.0f, FLT_MAX,   -16777215.0f};
 
 // The values where the language's semantics differ from the obvious (fuzz/edge_stats.h), with a few
 // ordinary neighbours to meet them.

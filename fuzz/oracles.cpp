@@ -1,10 +1,14 @@
 #include "fuzz/oracles.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "compiler/engine.h"
 #include "compiler/symbolic.h"
@@ -219,17 +223,43 @@ std::optional<Failure> check_rejected(const std::string& text, const std::string
 
 namespace {
 
+// The nodes of scalar expressions, sources first, without walking into leaves (anything but
+// literals and elementwise ops: loop counters, variables, loads, whose address is not part of
+// their value).
+std::vector<const UOp*> expression_order(const std::vector<UOpRef>& roots) {
+  std::vector<const UOp*> order;
+  std::unordered_set<const UOp*> seen;
+  std::vector<std::pair<const UOp*, bool>> pending;
+  for (auto it = roots.rbegin(); it != roots.rend(); ++it) pending.emplace_back(it->get(), false);
+  while (!pending.empty()) {
+    auto [n, expanded] = pending.back();
+    pending.pop_back();
+    if (seen.count(n)) continue;
+    bool leaf = !is_alu(n->op);
+    if (expanded || leaf) {
+      seen.insert(n);
+      order.push_back(n);
+      continue;
+    }
+    pending.emplace_back(n, true);
+    for (auto it = n->src.rbegin(); it != n->src.rend(); ++it)
+      pending.emplace_back(it->get(), false);
+  }
+  return order;
+}
+
 // Two expressions as one list of steps in topological order, so that evaluating a point
 // visits each shared node once and allocates nothing.
 class PointEvaluator {
  public:
   PointEvaluator(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars) {
-    std::vector<const UOp*> order = topo_order({e, s});
+    std::vector<const UOp*> order = expression_order({e, s});
     std::unordered_map<const UOp*, size_t> index;
     for (const UOp* n : order) {
       index.emplace(n, steps_.size());
       Step step{n, {}, -1};
-      for (const UOpRef& src : n->src) step.srcs.push_back(index.at(src.get()));
+      if (is_alu(n->op))  // a leaf's sources are not part of its value
+        for (const UOpRef& src : n->src) step.srcs.push_back(index.at(src.get()));
       for (size_t k = 0; k < vars.size(); ++k)
         if (vars[k].get() == n) step.var = static_cast<int>(k);
       steps_.push_back(std::move(step));
@@ -265,6 +295,41 @@ class PointEvaluator {
   size_t e_ = 0, s_ = 0;
 };
 
+// The claim at every combination of one value from each list (values[k] for vars[k]): Refuted
+// at the first that breaks it, else Proved when the lists are their vars' whole domains
+// (`whole`), else Unknown.
+Verdict check_points(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars,
+                     const std::vector<std::vector<int32_t>>& values, bool whole) {
+  PointEvaluator evaluator(e, s, vars);
+  std::vector<size_t> at(vars.size(), 0);
+  std::vector<int32_t> point(vars.size());
+  auto inside = [](int32_t x, const Interval& b) { return x >= b.lo && x <= b.hi; };
+  for (;;) {
+    for (size_t k = 0; k < vars.size(); ++k) point[k] = values[k][at[k]];
+    auto [want, got] = evaluator.at(point);
+    if (want != got || !inside(want, e->bounds) || !inside(got, s->bounds)) {
+      std::string where;
+      for (size_t k = 0; k < vars.size(); ++k)
+        where += expr_str(vars[k]) + "=" + std::to_string(point[k]) + " ";
+      return {Verdict::Kind::Refuted,
+              where + ": " + std::to_string(want) + " vs " + std::to_string(got)};
+    }
+    size_t k = 0;
+    for (; k < at.size(); ++k) {
+      if (++at[k] < values[k].size()) break;
+      at[k] = 0;
+    }
+    if (k == at.size()) return {whole ? Verdict::Kind::Proved : Verdict::Kind::Unknown, ""};
+  }
+}
+
+// Every value of [lo, hi].
+std::vector<int32_t> every_value(const Interval& b) {
+  std::vector<int32_t> out;
+  for (int64_t v = b.lo; v <= b.hi; ++v) out.push_back(static_cast<int32_t>(v));
+  return out;
+}
+
 // The claim decided by evaluating every point of the domain, when it has at most `limit`
 // points (else Unknown).
 Verdict enumerate(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars,
@@ -273,29 +338,9 @@ Verdict enumerate(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& v
   for (const UOpRef& v : vars)
     points *= std::min<int64_t>(v->bounds.hi - v->bounds.lo + 1, 1 << 20);
   if (points > limit) return {Verdict::Kind::Unknown, ""};
-  PointEvaluator evaluator(e, s, vars);
-  std::vector<int32_t> at;
-  for (const UOpRef& v : vars) at.push_back(static_cast<int32_t>(v->bounds.lo));
-  auto inside = [](int32_t x, const Interval& b) { return x >= b.lo && x <= b.hi; };
-  for (;;) {
-    auto [want, got] = evaluator.at(at);
-    if (want != got || !inside(want, e->bounds) || !inside(got, s->bounds)) {
-      std::string point;
-      for (size_t k = 0; k < vars.size(); ++k)
-        point += "x" + std::to_string(vars[k]->arg[0]) + "=" + std::to_string(at[k]) + " ";
-      return {Verdict::Kind::Refuted,
-              point + ": " + std::to_string(want) + " vs " + std::to_string(got)};
-    }
-    size_t k = 0;
-    for (; k < at.size(); ++k) {
-      if (at[k] < vars[k]->bounds.hi) {
-        ++at[k];
-        break;
-      }
-      at[k] = static_cast<int32_t>(vars[k]->bounds.lo);
-    }
-    if (k == at.size()) return {Verdict::Kind::Proved, ""};
-  }
+  std::vector<std::vector<int32_t>> values;
+  for (const UOpRef& v : vars) values.push_back(every_value(v->bounds));
+  return check_points(e, s, vars, values, true);
 }
 
 }  // namespace
@@ -338,10 +383,72 @@ Verdict simplification_verdict(const UOpRef& e, const UOpRef& s, const std::vect
 
 }  // namespace
 
+namespace {
+
+// Values of an i32 leaf with bounds b that a rewrite's side condition is about, the likeliest
+// first: each end, 0 and 1, just inside the ends, small values, powers of two.
+std::vector<int32_t> sample_values(const Interval& b) {
+  std::vector<int64_t> picks{b.lo, b.hi, 0, 1, -1, b.lo + 1, b.hi - 1, 2, 3, -2, 4, 5, 7, 8};
+  for (int64_t v : {16, 31, 32, 64, 255, 256, 1 << 16, 1 << 30}) picks.insert(picks.end(), {v, -v});
+  std::vector<int32_t> out;
+  for (int64_t v : picks)
+    if (v >= b.lo && v <= b.hi && std::find(out.begin(), out.end(), v) == out.end())
+      out.push_back(static_cast<int32_t>(v));
+  return out;
+}
+
+// The claim simplification_verdict decides, for a and b over their leaves: loop counters and
+// variables take every value, other i32 leaves (loads) the first of sample_values that keep
+// the points within max_points. Proved only when every leaf took its whole domain; a
+// refutation is always real, since a leaf may hold any value inside its bounds.
+Verdict over_counters(const UOpRef& a, const UOpRef& b, int64_t max_points) {
+  std::vector<UOpRef> leaves;
+  std::vector<std::vector<int32_t>> values;
+  int64_t points = 1;
+  std::vector<size_t> sampled;
+  for (const UOp* leaf : expression_order({a, b})) {
+    if (is_alu(leaf->op) || leaf->op == Op::Const) continue;
+    if (leaf->dtype != DType::I32) return {};
+    leaves.push_back(shared_from(leaf));
+    bool counter = leaf->op == Op::Range || leaf->op == Op::Var;
+    int64_t size = leaf->bounds.hi - leaf->bounds.lo + 1;
+    if (counter && size <= max_points) {
+      values.push_back(every_value(leaf->bounds));
+      points *= size;
+    } else {
+      values.push_back(sample_values(leaf->bounds));
+      sampled.push_back(values.size() - 1);
+    }
+    if (points > max_points) return {};
+  }
+  bool whole = true;
+  if (!sampled.empty()) {
+    // k values for each sampled leaf, k^n within what the counters leave.
+    int64_t k = static_cast<int64_t>(std::pow(static_cast<double>(max_points / points),
+                                              1.0 / static_cast<double>(sampled.size())));
+    if (k < 2) return {};
+    for (size_t at : sampled) {
+      std::vector<int32_t>& v = values[at];
+      whole = whole && static_cast<int64_t>(v.size()) <= k &&
+              static_cast<int64_t>(v.size()) == leaves[at]->bounds.hi - leaves[at]->bounds.lo + 1;
+      if (static_cast<int64_t>(v.size()) > k) v.resize(static_cast<size_t>(k));
+    }
+  }
+  return check_points(a, b, leaves, values, whole);
+}
+
+// A kernel's steps have no variables list: small domains of loop counters are enumerated
+// (z3 gives up on some divisions over a few dozen points), the rest go to z3.
+Verdict kernel_step_verdict(const UOpRef& a, const UOpRef& b) {
+  Verdict v = over_counters(a, b, kSymbolicEnumerationFirst * 8);
+  return v.kind == Verdict::Kind::Unknown ? thread_smt().equal_and_bounded(a, b) : v;
+}
+
+}  // namespace
+
 std::string rewrite_cause(const RewriteStep& step, const std::vector<UOpRef>& vars) {
   auto refuted = [&](const UOpRef& a, const UOpRef& b) {
-    Verdict v =
-        vars.empty() ? thread_smt().equal_and_bounded(a, b) : simplification_verdict(a, b, vars);
+    Verdict v = vars.empty() ? kernel_step_verdict(a, b) : simplification_verdict(a, b, vars);
     return v.refuted();
   };
   if (step.before->dtype == DType::F32 || !refuted(step.before, step.after)) return "";
@@ -352,17 +459,16 @@ std::string rewrite_cause(const RewriteStep& step, const std::vector<UOpRef>& va
     UOpRef node = shared_from(n);
     if (refuted(node, node)) return std::string(kIntervalOf) + std::string(op_name(n->op));
   }
+  // Folding literals is evaluating the op by its scalar semantics (ir/semantics.h), which the
+  // interpreter shares: a refuted fold is the op's semantics, as the engines oracle, which
+  // compares the interpreter with C, names it.
+  if (step.rule == "fold_constants")
+    return std::string(kSemanticsOf) + std::string(op_name(step.before->op));
   return step.rule;
 }
 
 Verdict interval_holds(const UOpRef& n, int64_t max_points) {
-  std::vector<UOpRef> counters;
-  for (const UOp* leaf : topo_order({n})) {
-    if (!leaf->src.empty() || leaf->op == Op::Const) continue;
-    if (leaf->op != Op::Range && leaf->op != Op::Var) return {};
-    counters.push_back(shared_from(leaf));
-  }
-  return enumerate(n, n, counters, max_points);
+  return over_counters(n, n, max_points);
 }
 
 namespace {

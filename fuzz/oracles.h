@@ -96,9 +96,12 @@ std::optional<Failure> check_expression(const RandomExpr& expr, SymbolicStats* s
 // Why a simplifier rewrite step is unsound, over its leaves' bounds (`vars`, the variables to
 // enumerate, or none: z3 alone, loads and loop counters symbolic): "interval of OP" when a value
 // of a node in it leaves that node's interval (the innermost such node: a rule that trusted the
-// interval was misled), else the step's rule when the two sides differ; "" when it is sound.
+// interval was misled), "semantics of OP" for a wrong fold of literals, else the step's rule
+// when the two sides differ; "" when it is sound.
 std::string rewrite_cause(const RewriteStep& step, const std::vector<UOpRef>& vars = {});
 inline constexpr const char* kIntervalOf = "interval of ";
+// A refuted fold of literals: "semantics of mod", the op's scalar semantics.
+inline constexpr const char* kSemanticsOf = "semantics of ";
 // Whether the i32 expression n stays inside its own interval for every value of its loop
 // counters: enumerated when its only other leaves are literals and it has at most max_points
 // points; Unknown otherwise.

@@ -39,10 +39,12 @@ std::string by_outputs(const Failure& f, const Program& p) {
 
 namespace {
 
-// A rewrite's cause (rewrite_cause) as a signature: "symbolic-div_div", or "bounds-max" as the
-// bounds oracle names a wrong interval; "symbolic" for anything else.
+// A rewrite's cause (rewrite_cause) as a signature: "symbolic-div_div"; "bounds-max" as the
+// bounds oracle names a wrong interval; "engines-mod" for an op's scalar semantics, as the
+// engines oracle names the interpreter's wrong mod; "symbolic" for anything else.
 std::string cause_signature(const std::string& cause) {
   if (cause.rfind(kIntervalOf, 0) == 0) return "bounds-" + cause.substr(strlen(kIntervalOf));
+  if (cause.rfind(kSemanticsOf, 0) == 0) return "engines-" + cause.substr(strlen(kSemanticsOf));
   std::vector<std::string> names = symbolic_rule_names();
   bool known = std::find(names.begin(), names.end(), cause) != names.end();
   return known ? "symbolic-" + cause : "symbolic";

@@ -9,6 +9,7 @@
 
 #include "compiler/backend.h"
 #include "compiler/engine.h"
+#include "fuzz/expr_text.h"
 #include "fuzz/gen.h"
 #include "fuzz/oracles.h"
 #include "fuzz/signature.h"
@@ -233,6 +234,69 @@ TEST(Oracles, ShortBuffersKeepTheDefaultDataOnly) {
   std::optional<InterpOptions> o = scrambled_options(large);
   ASSERT_TRUE(o);
   EXPECT_EQ(o->inputs.size(), 2u);
+}
+
+}  // namespace
+}  // namespace uopc
+
+namespace uopc {
+namespace {
+
+UOpRef i32_literal(int32_t v) {
+  return literal(Scalar::of_i32(v));
+}
+
+// (x // 4) * 4 + (x % 4) * -1 taken for x * -1, as a rule that folds a quotient and remainder
+// without checking their coefficients would: wrong at x = 4.
+RewriteStep folded_with_the_wrong_coefficient(const UOpRef& x) {
+  UOpRef q = alu(Op::Mul, {alu(Op::Idiv, {x, i32_literal(4)}), i32_literal(4)});
+  UOpRef r = alu(Op::Mul, {alu(Op::Mod, {x, i32_literal(4)}), i32_literal(-1)});
+  return {"combine_terms", alu(Op::Add, {q, r}), alu(Op::Mul, {x, i32_literal(-1)})};
+}
+
+UOpRef expression(const std::string& text) {
+  return read_expression("# expression: " + text + "  ->  _  x0 in [0, 7]  x1 in [0, 4]\n", "t")
+      ->expr;
+}
+
+// A kernel's rewrite step over loop counters of 8 and 5 values is decided by evaluating those
+// 40 points. z3 gave up on this one, from a campaign, within its time limit, and the rule went
+// unnamed.
+TEST(RewriteCause, ASmallLoopDomainIsEnumerated) {
+  UOpRef before =
+      expression("(((((x1//4)*4)+((((x0*20)+x1)//40)*40))+((x0%2)*20))+(((x1%4)*-1)+3))");
+  UOpRef after = expression("(((((((x0*20)+x1)//40)*40)+((x0%2)*20))-x1)+3)");
+  EXPECT_EQ(rewrite_cause({"combine_terms", before, after}), "combine_terms");
+  EXPECT_EQ(rewrite_cause({"combine_terms", before, before}), "");
+  RewriteStep small = folded_with_the_wrong_coefficient(range(5, 0, RangeKind::Loop));
+  EXPECT_EQ(rewrite_cause(small), "combine_terms");
+}
+
+// A loaded value, which may be anything in its bounds, is a leaf whose address is not part of
+// the claim: sampled values refute the step, with the loop counter enumerated beside them.
+TEST(RewriteCause, ALoadedValueIsSampled) {
+  UOpRef x = load(address(param(1, DType::I32, 4), i32_literal(0)));
+  EXPECT_EQ(rewrite_cause(folded_with_the_wrong_coefficient(x)), "combine_terms");
+  UOpRef before = read_expression(
+                      "# expression: (((((x1//4)*4)+((((x0*20)+x1)//40)*40))+((x0%2)*20))"
+                      "+(((x1%4)*-1)+3))  ->  _  x0 in [0, 7]  x1 in [-2147483648, "
+                      "2147483647]\n",
+                      "t")
+                      ->expr;
+  UOpRef after = read_expression(
+                     "# expression: (((((((x0*20)+x1)//40)*40)+((x0%2)*20))-x1)+3)  "
+                     "->  _  x0 in [0, 7]  x1 in [-2147483648, 2147483647]\n",
+                     "t")
+                     ->expr;
+  EXPECT_EQ(rewrite_cause({"combine_terms", before, after}), "combine_terms");
+}
+
+// A fold of literals refuted is the op's scalar semantics (which the interpreter shares), not
+// the rule's: "semantics of mod", the signature engines-mod.
+TEST(RewriteCause, AWrongFoldIsTheOpsSemantics) {
+  UOpRef before = alu(Op::Mod, {i32_literal(-7), i32_literal(2)});  // floor mod: 1
+  EXPECT_EQ(rewrite_cause({"fold_constants", before, i32_literal(-1)}), "semantics of mod");
+  EXPECT_EQ(rewrite_cause({"fold_constants", before, i32_literal(1)}), "");
 }
 
 }  // namespace

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Plausible mistakes in uopc's own code, one at a time, and what a campaign makes of each.
+
+Each mutant is one small edit of a source file (a bound off by one, a sign, a dropped check,
+a wrong corner of an interval). For each, in a scratch worktree of HEAD, the edit is applied,
+`uopc` rebuilt, and `uopc fuzz --seconds S --jobs 2 --minimize --corpus DIR` run; the table
+gives the files the campaign leaves (one bug should leave one), their signatures and the
+statements of each reproducer (0 for a symbolic oracle's expression). A mutant that leaves no
+file may be equivalent (it never changes a value: noted below where known).
+
+Usage: bench/mutants.py [SECONDS] [NAME...]   (default 20 s each, every mutant)
+"""
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+
+# name, file, text, replacement, note
+MUTANTS = [
+    ("compare_touching", "compiler/symbolic.cpp", "if (x.hi < y.lo || (planted(",
+     "if (x.hi <= y.lo || (planted(", "a < b decided true when the intervals touch"),
+    ("divmod_bounds_sign", "compiler/symbolic.cpp", "add(n->src[0], i32(-k * c))",
+     "add(n->src[0], i32(k * c))", "x % c -> x + k*c instead of x - k*c"),
+    ("minmax_overlap", "compiler/symbolic.cpp",
+     "if (a->bounds.lo >= b->bounds.hi) return max ? a : b;",
+     "if (a->bounds.hi >= b->bounds.lo) return max ? a : b;", "max(a, b) -> a when they overlap"),
+    ("mod_mod_divides_wrong", "compiler/symbolic.cpp",
+     "if (a == 0 || a % b != 0) return nullptr;\n  return alu(Op::Mod",
+     "if (a == 0 || b % a != 0) return nullptr;\n  return alu(Op::Mod",
+     "equivalent: divmod_by_bounds rewrites every such (x % a) % b first"),
+    ("fold_divmod_any_coef", "compiler/symbolic.cpp",
+     "if (kq != kr * static_cast<uint32_t>(c)) continue;", "if (kq == 0) continue;",
+     "(x // c) * k1 + (x % c) * k2 -> x * k2 whatever k1"),
+    ("interval_max_hi_min", "ir/interval.cpp",
+     "return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};",
+     "return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)};", "max's interval ends at the lower high"),
+    ("interval_idiv_trunc", "ir/interval.cpp", "return {floor_div(a.lo, c), floor_div(a.hi, c)};",
+     "return {a.lo / c, a.hi / c};", "idiv's interval truncates"),
+    ("interval_mul_two_corners", "ir/interval.cpp",
+     "return wrap_i32({*std::min_element(p, p + 4), *std::max_element(p, p + 4)});",
+     "return wrap_i32({p[0], p[3]});", "mul's interval from two corners"),
+    ("reduce_add_interval_lo", "ir/build.cpp", "return wrap_i32({b.lo * popped, b.hi * popped});",
+     "return wrap_i32({b.lo, b.hi * popped});", "a sum's interval keeps one element's low"),
+    ("mod_interval_shift", "ir/interval.cpp",
+     "if (floor_div(a.hi, c) == k) return {a.lo - k * c, a.hi - k * c};",
+     "if (floor_div(a.hi, c) == k) return {a.lo - k * c, a.hi - k * c + 1};",
+     "equivalent: one wider than needed, still sound"),
+    ("pad_clamp_past_end", "compiler/rangeify.cpp", "i32(in[k] - 1)}));\n  }", "i32(in[k])}));\n  }",
+     "a pad's clamp lets the index reach one past the data"),
+    ("stack_select_off_by_one", "compiler/rangeify.cpp", "i32(static_cast<int64_t>(k) + 1)",
+     "i32(static_cast<int64_t>(k))", "a stack selects operand k at i < k"),
+    ("rangeify_index_order", "compiler/rangeify.cpp", "in.insert(in.end(), idx.begin(), idx.end());",
+     "in.insert(in.begin(), idx.begin(), idx.end());", "index's own indices after the axes'"),
+    ("unroll_no_divide_check", "compiler/rangeify.cpp",
+     "u.src[0]->shape[static_cast<size_t>(u.pop() - 1)] % f != 0",
+     "u.src[0]->shape[static_cast<size_t>(u.pop() - 1)] < f", "unroll an axis it does not divide"),
+    ("split_index_const_base", "compiler/rangeify.cpp", "if (base->op == Op::Const) return i32(c);",
+     "if (base->op == Op::Const) return i32(c + base->value.as_i32());",
+     "equivalent: the constant base is always 0"),
+    ("mul_overflow_two_corners", "compiler/c_arith.cpp",
+     "return fits(*std::min_element(p, p + 4), *std::max_element(p, p + 4));",
+     "return fits(p[0], p[3]);", "a product is plain C when two corners fit"),
+    ("division_floor_hi", "compiler/c_arith.cpp", "return a.lo >= 0 || planted",
+     "return a.hi >= 0 || planted", "C's / floors when the dividend's high is >= 0"),
+    ("neg_overflow_decision", "compiler/c_arith.cpp", "return a.lo > INT32_MIN;",
+     "return a.lo >= INT32_MIN;", "nearly equivalent: the simplifier turns -x into x * -1"),
+    ("f2i_plain", "compiler/render_c.cpp",
+     'return from == DType::F32 ? "uopc_f2i(" + x + ")" : "((int)" + x + ")";',
+     'return "((int)" + x + ")";', "f32 -> i32 as C's cast, undefined out of range"),
+    ("interp_pad_sides", "interp/movement.cpp",
+     "widths.push_back({static_cast<size_t>(pads[k]), static_cast<size_t>(pads[k + 1])});",
+     "widths.push_back({static_cast<size_t>(pads[k + 1]), static_cast<size_t>(pads[k])});",
+     "the interpreter pads the other side"),
+    ("sem_mod_sign", "ir/semantics.h", "if (r != 0 && ((r < 0) != (b < 0))) r += b;",
+     "if (r < 0) r += b;", "floor mod as if every divisor were positive"),
+    ("print_f32_short", "ir/scalar.cpp", "auto res = std::to_chars(buf, buf + sizeof buf, v);",
+     "auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);",
+     "the printer keeps six significant digits"),
+]
+
+
+def run(cmd, cwd, **kw):
+    return subprocess.run(cmd, cwd=cwd, shell=True, capture_output=True, text=True, **kw)
+
+
+def statements(path):
+    with open(path) as f:
+        return sum(1 for line in f if line.strip() and not line.startswith("#"))
+
+
+def main():
+    seconds = sys.argv[1] if len(sys.argv) > 1 else "20"
+    chosen = set(sys.argv[2:])
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    scratch = tempfile.mkdtemp(prefix="uopc-mutants-")
+    tree = os.path.join(scratch, "tree")
+    run(f"git worktree add --detach {tree} HEAD", repo, check=True)
+    try:
+        run("cmake --preset default -DUOPC_BUILD_TESTS=OFF -DUOPC_BUILD_BENCH=OFF", tree, check=True)
+        run("cmake --build build -j2 --target uopc", tree, check=True)
+        print(f"{'mutant':26s} {'files':>5s}  signatures (statements)")
+        for name, path, text, replacement, note in MUTANTS:
+            if chosen and name not in chosen:
+                continue
+            source = os.path.join(tree, path)
+            original = open(source).read()
+            if original.count(text) != 1:
+                print(f"{name:26s} stale: the text to change is not in {path} once")
+                continue
+            open(source, "w").write(original.replace(text, replacement))
+            try:
+                if run("cmake --build build -j2 --target uopc", tree).returncode != 0:
+                    print(f"{name:26s} does not build")
+                    continue
+                corpus = os.path.join(scratch, name)
+                run(f"build/cli/uopc fuzz --seconds {seconds} --jobs 2 --minimize --corpus {corpus}",
+                    tree)
+                files = sorted(glob.glob(os.path.join(corpus, "*.uir")))
+                found = ", ".join(f"{os.path.basename(f)[:-4]} ({statements(f)})" for f in files)
+                print(f"{name:26s} {len(files):5d}  {found or '-'}   [{note}]", flush=True)
+            finally:
+                open(source, "w").write(original)
+    finally:
+        run(f"git worktree remove --force {tree}", repo)
+        run(f"rm -rf {scratch}", repo)
+
+
+if __name__ == "__main__":
+    main()
