@@ -388,7 +388,8 @@ class KernelRenderer {
     if (from == to) return x;
     if (to == DType::Bool) return from == DType::F32 ? "(" + x + "!=0.0f)" : "(" + x + "!=0)";
     if (to == DType::F32) return "((float)" + x + ")";
-    return from == DType::F32 ? "uopc_f2i(" + x + ")" : "((int)" + x + ")";
+    bool saturate = from == DType::F32 && !planted(Plant::CastF32Unsaturated);
+    return saturate ? "uopc_f2i(" + x + ")" : "((int)" + x + ")";
   }
 
   UOpRef sink_;

@@ -161,8 +161,40 @@ std::optional<Failure> check_composites(const Program& p, Backend& backend, bool
   });
 }
 
+namespace {
+
+// How literal n fails to print back to itself, told without the printer (its bits, and C's
+// nine digits), or "" when it prints back.
+std::string literal_roundtrip(Scalar value) {
+  Program alone;
+  UOpRef n = literal(value);
+  alone.statements.push_back({"%v", stack({n}), 1, false});
+  std::string text = print_program(alone);
+  try {
+    Program back = parse_program(text, "literal.uir");
+    const UOp& read = *back.statements.at(0).node->src.at(0);
+    if (read.op == Op::Const && read.value == value) return "";
+  } catch (const std::exception&) {
+  }
+  char bits[64];
+  std::snprintf(bits, sizeof bits, "bits 0x%08x, %.9g", static_cast<unsigned>(value.bits),
+                static_cast<double>(value.dtype == DType::F32 ? value.as_f32() : 0.0f));
+  std::string printed = text.substr(text.find("stack ") + 6);
+  while (!printed.empty() && printed.back() == '\n') printed.pop_back();
+  return std::string(kLiteralRoundtrip) + "the " + std::string(dtype_name(value.dtype)) +
+         " literal (" + bits + ") prints as '" + printed + "', which does not read back to it";
+}
+
+}  // namespace
+
 std::optional<Failure> check_roundtrip(const Program& p) {
   std::string text = print_program(p);
+  // A literal that does not print back to itself is the cause, whichever op holds it. Found
+  // here, on the program itself: its printed text, the reproducer's, no longer holds it.
+  for (const UOp* n : topo_order(p.roots()))
+    if (n->op == Op::Const || n->op == Op::Pad)  // a pad's fill is a literal too
+      if (std::string why = literal_roundtrip(n->value); !why.empty())
+        return Failure{"roundtrip", why, text};
   try {
     Program q = parse_program(text, "printed.uir");
     if (!same_graph(p, q)) return Failure{"roundtrip", "parse(print(p)) is another graph", text};

@@ -70,7 +70,10 @@ std::optional<Failure> check_engines(const Program& p, Backend& backend,
 // `by_helper`: as EngineConfig::by_helper, for the compiled run.
 std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled = true,
                                         const std::vector<Op>& by_helper = {});
+// A literal that does not print back to itself is named first: the detail begins with
+// kLiteralRoundtrip. The program's text then no longer holds the failure; its seed does.
 std::optional<Failure> check_roundtrip(const Program& p);
+inline constexpr const char* kLiteralRoundtrip = "literal: ";
 std::optional<Failure> check_bounds(const Program& p);
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
 // z3's time for one claim of the symbolic oracle; the domains evaluated point by point

@@ -369,7 +369,8 @@ std::optional<Located> culprit(const std::string& family, const Program& p, Back
   };
   Test wrong = in_family(config), wrong_plain = in_family(EngineConfig{});
   const Test* probe = plain ? &wrong_plain : nullptr;
-  if (std::optional<Located> at = localize(p, wrong, probe, kinds_of)) return at;
+  // Its own values too: a cast that goes wrong only on a NaN or past i32 fails on no probe data.
+  if (std::optional<Located> at = localize(p, wrong, probe, kinds_of, true)) return at;
   if (family != "engines") return std::nullopt;
   return localize(with_composites(p), wrong, probe, kinds_of);
 }
@@ -642,6 +643,8 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
   // "interval of max: ...".
   if (f.oracle == "symbolic") return cause_signature(f.detail.substr(0, f.detail.find(':')));
   std::string family = oracle_family(f.oracle);
+  // A literal that does not print back to itself, whichever op holds it (check_roundtrip).
+  if (family == "roundtrip" && f.detail.rfind(kLiteralRoundtrip, 0) == 0) return "roundtrip-const";
   // The ub oracle names the C operator whose decision broke, which is the cause wherever the
   // operator sat (an index of a flip, a user's mod): "ub-sub"; idiv and mod share one decision.
   // The detail is "[with scrambled inputs: |in the compiled composites: ]kernelK: OP of A ...".

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ir/ops.h"
+#include "ir/plant.h"
 
 namespace uopc {
 
@@ -20,7 +21,9 @@ std::string format_f32(float v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  auto res = planted(Plant::PrintF32Short)
+                 ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6)
+                 : std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, res.ptr);
 }
 

@@ -699,3 +699,30 @@ TEST(FuzzCli, ACampaignsSymbolicReproducerReplays) {
 
 }  // namespace
 }  // namespace uopc
+
+namespace uopc {
+namespace {
+
+// A printer that loses a literal leaves one file, whose replay line regenerates the program
+// from its seed: the file's own text, printed by that printer, no longer holds the literal.
+TEST(FuzzCli, ALostLiteralIsOneFileThatReplaysBySeed) {
+  std::string dir = ::testing::TempDir() + "/lost-literal";
+  std::filesystem::remove_all(dir);
+  auto c = run_uopc(
+      "fuzz --plant print_f32_short --seconds 60 --max-programs 400 --seed 5 "
+      "--minimize --corpus " +
+      dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    files.push_back(e.path().filename().string());
+  ASSERT_EQ(files, std::vector<std::string>{"roundtrip-const.uir"}) << c.out;
+  std::string text = testing::read_file(dir + "/roundtrip-const.uir");
+  size_t at = text.find("# replay: uopc fuzz --replay ");
+  ASSERT_NE(at, std::string::npos) << text;
+  at += std::string("# replay: uopc ").size();
+  EXPECT_EQ(run_uopc(text.substr(at, text.find('\n', at) - at)).exit_code, 1) << text;
+}
+
+}  // namespace
+}  // namespace uopc

@@ -50,12 +50,20 @@ std::optional<Large> large_failure(Backend& backend) {
   return std::nullopt;
 }
 
+// The reducer's candidates are printed programs, so a printer that loses a literal loses the
+// failure in every one of them, the program it started from included.
+constexpr const char* kPrinterBug =
+    "a printer that loses a literal loses the failure in every printed candidate; the "
+    "roundtrip oracle names the literal and its reproducer replays by seed "
+    "(FuzzCli.ALostLiteralIsOneFileThatReplaysBySeed)";
+
 TEST_P(ReduceBug, ToAtMostSixStatements) {
   if (GetParam().plant == Plant::DivDivUnchecked || GetParam().plant == Plant::DivmodSplitUnchecked)
     GTEST_SKIP() << "a wrong side condition of the simplifier shows on indices with extreme "
                     "bounds or divisors, which generated programs do not build; the symbolic "
                     "oracle finds it and prints the expression with a counterexample instead "
                     "(tests/fuzz/drivers_test.cpp)";
+  if (GetParam().plant == Plant::PrintF32Short) GTEST_SKIP() << kPrinterBug;
   set_plant(GetParam().plant);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   auto found = large_failure(*tcc);
@@ -130,6 +138,7 @@ class ReduceCases : public ::testing::TestWithParam<PlantInfo> {
 };
 
 TEST_P(ReduceCases, EveryFailingCaseToAtMostFourStatements) {
+  if (GetParam().plant == Plant::PrintF32Short) GTEST_SKIP() << kPrinterBug;
   set_plant(GetParam().plant);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   int failing = 0;

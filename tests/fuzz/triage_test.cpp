@@ -551,3 +551,38 @@ TEST_F(Planted, AnOverflowInTheCompiledCompositesIsTheUbOracles) {
 
 }  // namespace
 }  // namespace uopc
+
+namespace uopc {
+namespace {
+
+// An op that goes wrong only on values no probe holds (a cast of a NaN, or past i32) is named
+// by the op, tried alone on the values its source had: it was named by whatever made those
+// values, "engines-add" or "engines-reduce".
+TEST_F(Planted, AnOpWrongOnlyOnItsOwnValuesIsNamedByIt) {
+  expect_signatures({
+      Named{Plant::CastF32Unsaturated,
+            "%x = buffer 1 dtype=f32\n%a = add %x 3e9\n%v = cast %a dtype=i32\n", "engines-cast"},
+      Named{Plant::CastF32Unsaturated,
+            "%x = expand inf shape=[2 1 1]\n%r = reduce %x op=min pop=3\n%v = cast %r dtype=i32\n",
+            "engines-cast"},
+  });
+}
+
+// A literal the printer loses is named at once, on the program itself, by the literal:
+// "roundtrip-const", whichever op holds it (a pad's fill included).
+TEST_F(Planted, ALiteralThePrinterLosesIsNamedByIt) {
+  set_plant(Plant::PrintF32Short);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const char* text : {"%v = stack 0.33333334 1.5\n",
+                           "%x = buffer 2\n%v = pad %x pads=[1 0] "
+                           "value=3.4028235e+38\n"}) {
+    Program p = parse_program(text, "t.uir");
+    std::optional<Failure> f = check_roundtrip(p);
+    ASSERT_TRUE(f) << text;
+    EXPECT_EQ(f->detail.rfind("literal: the f32 literal (bits 0x", 0), 0u) << f->detail;
+    EXPECT_EQ(failure_signature(*f, p, *tcc), "roundtrip-const") << text;
+  }
+}
+
+}  // namespace
+}  // namespace uopc
