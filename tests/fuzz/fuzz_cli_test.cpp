@@ -19,6 +19,14 @@ namespace {
 
 using testing::run_uopc;
 
+// The exit code of the command on a reproducer's "# replay: uopc ..." line, or -1 without one.
+int replay_exit_code(const std::string& reproducer) {
+  size_t at = reproducer.find("# replay: uopc ");
+  if (at == std::string::npos) return -1;
+  at += std::string("# replay: uopc ").size();
+  return run_uopc(reproducer.substr(at, reproducer.find('\n', at) - at)).exit_code;
+}
+
 TEST(FuzzCli, ListsThePlants) {
   auto c = run_uopc("fuzz --list-plants");
   EXPECT_EQ(c.exit_code, 0);
@@ -159,10 +167,7 @@ TEST(FuzzCli, AFailureLeavesAFileWithoutACorpus) {
   ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
   EXPECT_NE(c.out.find("reproducer " + path), std::string::npos) << c.out;
   std::string text = testing::read_file(path);
-  size_t at = text.find("# replay: uopc ");
-  ASSERT_NE(at, std::string::npos) << text;
-  at += std::string("# replay: uopc ").size();
-  EXPECT_EQ(run_uopc(text.substr(at, text.find('\n', at) - at)).exit_code, 1) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
 
 // A bug that lets ill-typed programs through is named by the type rules the parser does not
@@ -250,12 +255,6 @@ TEST(FuzzCli, BadArgumentsExitTwo) {
   EXPECT_EQ(run_uopc("fuzz --jobs 0").exit_code, 2);
 }
 
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
-
 // A campaign's failing program, as a file.
 std::string failing_program(const std::string& plant) {
   auto c = testing::run_uopc("fuzz --plant " + plant + " --seconds 20 --seed 5 --out-dir " +
@@ -334,12 +333,6 @@ TEST(ReduceCli, RefusesAProgramThatDoesNotFail) {
   EXPECT_NE(c.err.find("nothing to reduce: every oracle agrees"), std::string::npos) << c.err;
 }
 
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
-
 int count_lines_starting(const std::string& text, const std::string& prefix) {
   int n = 0;
   for (size_t at = 0; (at = text.find(prefix, at)) != std::string::npos; at += prefix.size())
@@ -413,12 +406,6 @@ TEST(FuzzCampaign, ACrashedWorkerIsReportedAndRestarted) {
   EXPECT_NE(text.find("died (signal 9)"), std::string::npos) << text;
   EXPECT_NE(text.find("fuzz: "), std::string::npos) << text;  // the driver finished the campaign
 }
-
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
 
 // An external engine: uopc run itself agrees with the interpreter, and with a planted bug it
 // does not, and the failure is minimized.
@@ -547,12 +534,6 @@ TEST(FuzzTarget, RejectionFindsAnEngineThatCrashesOnMalformedPrograms) {
   expect_one_rejection_file(dir, engine);
 }
 
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
-
 // An executable shell script in the test folder.
 std::string script(const std::string& name, const std::string& body) {
   std::string path = ::testing::TempDir() + "/" + name;
@@ -651,12 +632,6 @@ TEST(TargetProtocol, PersistentModeFindsWhatOneShotFinds) {
   EXPECT_NE(again.out.find("disagreement: the target oracle failed"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
-
 // A symbolic reproducer is a .uir file whose "# expression: " line `uopc fuzz --check` reads
 // back and runs the symbolic oracle on: its replay line replays it. The line was plain text
 // after the header, which --check refused as a program that does not parse.
@@ -691,17 +666,8 @@ TEST(FuzzCli, ACampaignsSymbolicReproducerReplays) {
   std::string path = dir + "/failure-symbolic-div_div.uir";
   ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
   std::string text = testing::read_file(path);
-  size_t at = text.find("# replay: uopc ");
-  ASSERT_NE(at, std::string::npos) << text;
-  at += std::string("# replay: uopc ").size();
-  EXPECT_EQ(run_uopc(text.substr(at, text.find('\n', at) - at)).exit_code, 1) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
-
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
 
 // A printer that loses a literal leaves one file, whose replay line regenerates the program
 // from its seed: the file's own text, printed by that printer, no longer holds the literal.
@@ -718,10 +684,8 @@ TEST(FuzzCli, ALostLiteralIsOneFileThatReplaysBySeed) {
     files.push_back(e.path().filename().string());
   ASSERT_EQ(files, std::vector<std::string>{"roundtrip-const.uir"}) << c.out;
   std::string text = testing::read_file(dir + "/roundtrip-const.uir");
-  size_t at = text.find("# replay: uopc fuzz --replay ");
-  ASSERT_NE(at, std::string::npos) << text;
-  at += std::string("# replay: uopc ").size();
-  EXPECT_EQ(run_uopc(text.substr(at, text.find('\n', at) - at)).exit_code, 1) << text;
+  EXPECT_NE(text.find("# replay: uopc fuzz --replay "), std::string::npos) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
 
 }  // namespace

@@ -164,12 +164,6 @@ TEST(Oracles, CompositesOfEveryDtypeAndLongPadding) {
   }
 }
 
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
-
 // A 24-wide matrix of the default data is constant along its anti-diagonals (24 = 1 mod 23),
 // so a square one is its own transpose and a reshape read column-major agrees with the
 // interpreter on it. The engines oracle runs such programs on scrambled inputs too.
@@ -235,12 +229,6 @@ TEST(Oracles, ShortBuffersKeepTheDefaultDataOnly) {
   ASSERT_TRUE(o);
   EXPECT_EQ(o->inputs.size(), 2u);
 }
-
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
 
 UOpRef i32_literal(int32_t v) {
   return literal(Scalar::of_i32(v));

@@ -177,12 +177,6 @@ INSTANTIATE_TEST_SUITE_P(All, ReduceCases, ::testing::ValuesIn(plant_list()),
 INSTANTIATE_TEST_SUITE_P(All, ReduceBug, ::testing::ValuesIn(plant_list()),
                          [](const auto& info) { return std::string(info.param.name); });
 
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
-
 // A wrong interval lets through programs the harness's own probes cannot compute (a node's
 // value as literals, when the interpreter cannot give it); shrinking goes on past them.
 TEST(Reduce, ProbesTheInterpreterCannotComputeAreSkipped) {

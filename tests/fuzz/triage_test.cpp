@@ -500,12 +500,6 @@ TEST(TargetOracle, AReduceFoldedAsTheSettingsAskIsNoFailure) {
   EXPECT_TRUE(check_target(three, wrong, nullptr, {parse_opts_choice("unroll=3", "opts"), 1}));
 }
 
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
-
 // A wrong simplifier rule is named by the rule wherever its wrong decision lands: a pad's mask,
 // a stack's select, a value's own comparison. Each was named by the op it reached
 // ("engines-pad", "engines-stack"), one bug in as many files.
@@ -548,12 +542,6 @@ TEST_F(Planted, AnOverflowInTheCompiledCompositesIsTheUbOracles) {
   EXPECT_EQ(f->oracle, "ub") << f->detail;
   EXPECT_EQ(failure_signature(*f, p, *tcc), "ub-division") << f->detail;
 }
-
-}  // namespace
-}  // namespace uopc
-
-namespace uopc {
-namespace {
 
 // An op that goes wrong only on values no probe holds (a cast of a NaN, or past i32) is named
 // by the op, tried alone on the values its source had: it was named by whatever made those
