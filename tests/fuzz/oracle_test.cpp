@@ -279,6 +279,16 @@ TEST(RewriteCause, ALoadedValueIsSampled) {
   EXPECT_EQ(rewrite_cause({"combine_terms", before, after}), "combine_terms");
 }
 
+// Bool and f32 leaves take their values too (both bools; f32 values that bite, as bits): a bool
+// min decided from overlapping bounds, over a cast of an f32 product, went to z3 and was not
+// refuted within its time limit.
+TEST(RewriteCause, BoolAndF32LeavesAreEvaluated) {
+  UOpRef a = load(address(param(1, DType::Bool, 4), i32_literal(0)));
+  UOpRef f = load(address(param(2, DType::F32, 4), i32_literal(0)));
+  UOpRef before = alu(Op::Min, {a, cast(alu(Op::Mul, {f, f}), DType::Bool)});
+  EXPECT_EQ(rewrite_cause({"minmax_by_bounds", before, a}), "minmax_by_bounds");
+}
+
 // A fold of literals refuted is the op's scalar semantics (which the interpreter shares), not
 // the rule's: "semantics of mod", the signature engines-mod.
 TEST(RewriteCause, AWrongFoldIsTheOpsSemantics) {
