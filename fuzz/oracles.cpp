@@ -457,9 +457,12 @@ Verdict over_counters(const UOpRef& a, const UOpRef& b, int64_t max_points) {
     if (is_alu(leaf->op) || leaf->op == Op::Const) continue;
     leaves.push_back(shared_from(leaf));
     if (leaf->dtype != DType::I32) {  // a bool takes both values, an f32 the ones that bite
-      values.push_back(leaf->dtype == DType::Bool ? std::vector<int32_t>{0, 1} : f32_samples());
-      if (leaf->dtype == DType::F32) sampled.push_back(values.size() - 1);
-      points *= 2;
+      bool f32 = leaf->dtype == DType::F32;
+      values.push_back(f32 ? f32_samples() : std::vector<int32_t>{0, 1});
+      if (f32)
+        sampled.push_back(values.size() - 1);
+      else
+        points *= 2;
       continue;
     }
     bool counter = leaf->op == Op::Range || leaf->op == Op::Var;
@@ -498,19 +501,24 @@ Verdict kernel_step_verdict(const UOpRef& a, const UOpRef& b) {
 
 }  // namespace
 
+std::string interval_outside(const std::vector<UOpRef>& roots,
+                             const std::function<bool(const UOpRef&)>& leaves_interval) {
+  for (const UOp* n : expression_order(roots))
+    if (is_alu(n->op) && n->dtype != DType::F32 && leaves_interval(shared_from(n)))
+      return std::string(kIntervalOf) + std::string(op_name(n->op));
+  return "";
+}
+
 std::string rewrite_cause(const RewriteStep& step, const std::vector<UOpRef>& vars) {
   auto refuted = [&](const UOpRef& a, const UOpRef& b) {
     Verdict v = vars.empty() ? kernel_step_verdict(a, b) : simplification_verdict(a, b, vars);
     return v.refuted();
   };
   if (step.before->dtype == DType::F32 || !refuted(step.before, step.after)) return "";
-  // Sources first, so the node named is the innermost whose interval is wrong; a rule whose
-  // side condition read that interval was misled, not wrong.
-  for (const UOp* n : topo_order({step.before, step.after})) {
-    if (n->src.empty() || n->dtype == DType::F32) continue;
-    UOpRef node = shared_from(n);
-    if (refuted(node, node)) return std::string(kIntervalOf) + std::string(op_name(n->op));
-  }
+  // A rule whose side condition read a wrong interval was misled, not wrong.
+  std::string outside = interval_outside({step.before, step.after},
+                                         [&](const UOpRef& node) { return refuted(node, node); });
+  if (!outside.empty()) return outside;
   // Folding literals is evaluating the op by its scalar semantics (ir/semantics.h), which the
   // interpreter shares: a refuted fold is the op's semantics, as the engines oracle, which
   // compares the interpreter with C, names it.
@@ -530,12 +538,10 @@ namespace {
 std::string cause_of_failure(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars) {
   // A node of e, or of the s the rules made of it, outside its own interval, whatever the
   // rules did with it.
-  for (const UOp* n : topo_order({e, s})) {
-    if (n->src.empty() || n->dtype == DType::F32) continue;
-    UOpRef node = shared_from(n);
-    if (simplification_verdict(node, node, vars).refuted())
-      return std::string(kIntervalOf) + std::string(op_name(n->op)) + ": ";
-  }
+  std::string outside = interval_outside({e, s}, [&](const UOpRef& node) {
+    return simplification_verdict(node, node, vars).refuted();
+  });
+  if (!outside.empty()) return outside + ": ";
   for (const RewriteStep& step : steps_of([&] { simplify(e); }))
     if (std::string cause = rewrite_cause(step, vars); !cause.empty()) return cause + ": ";
   return "";

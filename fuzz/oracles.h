@@ -22,6 +22,7 @@
 //               or by evaluating every point of a small domain
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -105,6 +106,11 @@ std::string rewrite_cause(const RewriteStep& step, const std::vector<UOpRef>& va
 inline constexpr const char* kIntervalOf = "interval of ";
 // A refuted fold of literals: "semantics of mod", the op's scalar semantics.
 inline constexpr const char* kSemanticsOf = "semantics of ";
+// kIntervalOf and the op of the innermost elementwise i32 or bool node of the expressions
+// `roots` (sources first, loads and loop counters as leaves) that `leaves_interval` says takes
+// a value outside its own interval, or "".
+std::string interval_outside(const std::vector<UOpRef>& roots,
+                             const std::function<bool(const UOpRef&)>& leaves_interval);
 // Whether the i32 expression n stays inside its own interval for every value of its loop
 // counters: enumerated when its only other leaves are literals and it has at most max_points
 // points; Unknown otherwise.

@@ -50,6 +50,11 @@ std::string cause_signature(const std::string& cause) {
   return known ? "symbolic-" + cause : "symbolic";
 }
 
+// A bounds oracle's failure as a signature: "bounds-" and the op its detail begins with.
+std::string bounds_signature(const Failure& f) {
+  return "bounds-" + f.detail.substr(0, f.detail.find(' '));
+}
+
 using Test = std::function<bool(const Program&)>;
 
 Program single_output(const Program& p, const UOpRef& node) {
@@ -555,13 +560,14 @@ std::optional<std::string> kernel_interval_cause(const Program& p, Backend& back
 // away, so that no kernel computes it for check_intervals to see.
 std::optional<std::string> rewritten_interval_cause(const std::vector<RewriteStep>& steps) {
   constexpr int64_t kMaxPoints = 4096;
-  std::unordered_set<const UOp*> checked;
+  std::unordered_set<const UOp*> checked;  // steps share subexpressions
+  auto leaves_interval = [&](const UOpRef& n) {
+    return n->dtype == DType::I32 && checked.insert(n.get()).second &&
+           interval_holds(n, kMaxPoints).refuted();
+  };
   for (const RewriteStep& s : steps)
-    for (const UOp* n : topo_order({s.before})) {
-      if (n->src.empty() || n->dtype != DType::I32 || !checked.insert(n).second) continue;
-      if (interval_holds(shared_from(n), kMaxPoints).refuted())
-        return "bounds-" + std::string(op_name(n->op));
-    }
+    if (std::string cause = interval_outside({s.before}, leaves_interval); !cause.empty())
+      return cause_signature(cause);
   return std::nullopt;
 }
 
@@ -661,7 +667,7 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
                                const EngineConfig& config, const EngineConfig& least) {
   if (f.oracle == "rejection") return by_rule("rejection", f, rules_not_checked());
   // The bounds oracle names the op whose interval rule is wrong: "bounds-pad".
-  if (f.oracle == "bounds") return "bounds-" + f.detail.substr(0, f.detail.find(' '));
+  if (f.oracle == "bounds") return bounds_signature(f);
   // The symbolic oracle's detail begins with the cause, when one is found: "div_div: ...",
   // "interval of max: ...".
   if (f.oracle == "symbolic") return cause_signature(f.detail.substr(0, f.detail.find(':')));
@@ -720,11 +726,7 @@ namespace {
 // shrink rule all trust intervals, so one wrong rule shows as wrong values, overflows and
 // stray reads at whatever op relied on it; the interval is the cause.
 std::optional<std::string> interval_cause(const Program& p) {
-  try {
-    if (std::optional<Failure> b = check_bounds(p))
-      return "bounds-" + b->detail.substr(0, b->detail.find(' '));
-  } catch (const std::exception&) {  // p's own checks fail: no values to compare
-  }
+  if (std::optional<Failure> b = check_bounds(p)) return bounds_signature(*b);
   return std::nullopt;
 }
 
