@@ -645,11 +645,15 @@ Program generate(Choices& choices, const GenOptions& options) {
   return Generator(choices, options).run();
 }
 
-std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size_t expand_axis) {
+namespace {
+
+using Breaker = std::pair<std::string, std::string>;  // rule, the statement that breaks it
+
+std::vector<Breaker> breakers(const Statement& v, size_t expand_axis) {
   const UOp& x = *v.node;
   const std::string& name = v.name;
   int r = x.rank();
-  std::vector<std::pair<std::string, std::string>> options;  // rule, statement
+  std::vector<Breaker> options;
   options.push_back({"reshape element count",
                      "reshape " + name + " shape=[" + std::to_string(x.numel() + 1) + "]"});
   options.push_back({"reduce pop", "reduce " + name + " op=max pop=" + std::to_string(r + 1)});
@@ -686,28 +690,35 @@ std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size
   }
   options.push_back({"stack shapes", "stack " + name + " %broken_other"});
   more_rule_breakers(x, name, options);
-  std::string text = print_program(valid);
+  return options;
+}
+
+// The valid program's text, the helpers `statement` names, then `statement` as %broken.
+Broken with_breaker(const std::string& text, const UOp& x, const Breaker& breaker) {
+  const std::string& statement = breaker.second;
   auto zeros = [](const std::string& helper, DType d, const Shape& shape) {
     return helper + " = expand " + format_literal(Scalar::zero(d)) + " shape=" + dims(shape) + "\n";
   };
+  auto names = [&](const char* helper) { return statement.find(helper) != std::string::npos; };
   Shape longer_rank = x.shape;
   longer_rank.push_back(2);
+  std::string helpers;
+  if (names("%broken_offset"))
+    helpers +=
+        "%broken_data = buffer 4 dtype=i32 slot=999\n%broken_offset = index %broken_data 0\n";
+  if (names("%broken_wide")) helpers += zeros("%broken_wide", x.dtype, not_broadcastable(x.shape));
+  if (names("%broken_real")) helpers += "%broken_real = add 0.5 0.5\n";
+  if (names("%broken_cast")) helpers += zeros("%broken_cast", other_dtype(x.dtype), x.shape);
+  if (names("%broken_other")) helpers += zeros("%broken_other", x.dtype, longer_rank);
+  return {text + helpers + "%broken = " + statement + "\n", breaker.first};
+}
+
+}  // namespace
+
+std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size_t expand_axis) {
+  std::string text = print_program(valid);
   std::vector<Broken> out;
-  for (const auto& [rule, statement] : options) {
-    std::string helpers;
-    if (statement.find("%broken_offset") != std::string::npos)
-      helpers +=
-          "%broken_data = buffer 4 dtype=i32 slot=999\n%broken_offset = index %broken_data 0\n";
-    if (statement.find("%broken_wide") != std::string::npos)
-      helpers += zeros("%broken_wide", x.dtype, not_broadcastable(x.shape));
-    if (statement.find("%broken_real") != std::string::npos)
-      helpers += "%broken_real = add 0.5 0.5\n";
-    if (statement.find("%broken_cast") != std::string::npos)
-      helpers += zeros("%broken_cast", other_dtype(x.dtype), x.shape);
-    if (statement.find("%broken_other") != std::string::npos)
-      helpers += zeros("%broken_other", x.dtype, longer_rank);
-    out.push_back({text + helpers + "%broken = " + statement + "\n", rule});
-  }
+  for (const Breaker& b : breakers(v, expand_axis)) out.push_back(with_breaker(text, *v.node, b));
   return out;
 }
 
@@ -718,7 +729,8 @@ Broken break_one_rule(Choices& c, const Program& valid) {
   const Statement& v = *c.pick(values);
   size_t expand_axis =
       v.node->rank() >= 1 ? static_cast<size_t>(c.range(0, v.node->rank() - 1)) : 0;
-  return c.pick(rule_breakers(valid, v, expand_axis));
+  // Only the drawn breaker's text is built: each holds the whole program.
+  return with_breaker(print_program(valid), *v.node, c.pick(breakers(v, expand_axis)));
 }
 
 }  // namespace uopc

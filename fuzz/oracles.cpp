@@ -188,23 +188,33 @@ std::string literal_roundtrip(Scalar value) {
 
 }  // namespace
 
+namespace {
+
+// Why parse(print(p)) is not p, or "".
+std::string roundtrip_difference(const Program& p, const std::string& text) {
+  try {
+    Program q = parse_program(text, "printed.uir");
+    if (!same_graph(p, q)) return "parse(print(p)) is another graph";
+    if (print_program(q) != text) return "printing is not a fixpoint";
+  } catch (const std::exception& e) {
+    return std::string("the printed program does not parse: ") + e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
 std::optional<Failure> check_roundtrip(const Program& p) {
   std::string text = print_program(p);
+  std::string why = roundtrip_difference(p, text);
+  if (why.empty()) return std::nullopt;
   // A literal that does not print back to itself is the cause, whichever op holds it. Found
   // here, on the program itself: its printed text, the reproducer's, no longer holds it.
   for (const UOp* n : topo_order(p.roots()))
     if (n->op == Op::Const || n->op == Op::Pad)  // a pad's fill is a literal too
-      if (std::string why = literal_roundtrip(n->value); !why.empty())
-        return Failure{"roundtrip", why, text};
-  try {
-    Program q = parse_program(text, "printed.uir");
-    if (!same_graph(p, q)) return Failure{"roundtrip", "parse(print(p)) is another graph", text};
-    if (print_program(q) != text) return Failure{"roundtrip", "printing is not a fixpoint", text};
-  } catch (const std::exception& e) {
-    return Failure{"roundtrip", std::string("the printed program does not parse: ") + e.what(),
-                   text};
-  }
-  return std::nullopt;
+      if (std::string lost = literal_roundtrip(n->value); !lost.empty())
+        return Failure{"roundtrip", lost, text};
+  return Failure{"roundtrip", why, text};
 }
 
 namespace {
