@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "ir/arena.h"
 #include "ir/loop.h"
 #include "ir/program.h"
 
@@ -153,7 +154,8 @@ class Linearizer {
   void build(LoopBlock& block, const UOp* b) {
     block.range = b;
     std::vector<Item> items;
-    std::unordered_map<const UOp*, size_t> index;  // node or loop range -> item
+    Arena arena;
+    std::pmr::unordered_map<const UOp*, size_t> index(&arena);  // node or loop range -> item
     for (const UOp* n : order_) {
       if (!is_free(n) && block_[n] == b) {
         index[n] = items.size();
@@ -208,12 +210,13 @@ class Linearizer {
     if (block.items.size() != items.size()) fail("the kernel's dependencies form a cycle");
   }
 
+  Arena arena_;  // the tables' entries
   std::vector<const UOp*> order_;
-  std::unordered_map<const UOp*, size_t> pos_;
-  std::unordered_map<const UOp*, Ranges> scope_;
-  std::unordered_map<const UOp*, Ranges> enclosing_;
-  std::unordered_map<const UOp*, const UOp*> parent_;
-  std::unordered_map<const UOp*, const UOp*> block_;
+  std::pmr::unordered_map<const UOp*, size_t> pos_{&arena_};
+  std::pmr::unordered_map<const UOp*, Ranges> scope_{&arena_};
+  std::pmr::unordered_map<const UOp*, Ranges> enclosing_{&arena_};
+  std::pmr::unordered_map<const UOp*, const UOp*> parent_{&arena_};
+  std::pmr::unordered_map<const UOp*, const UOp*> block_{&arena_};
 };
 
 }  // namespace

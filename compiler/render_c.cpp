@@ -8,6 +8,7 @@
 
 #include "compiler/c_arith.h"
 #include "compiler/linearize.h"
+#include "ir/arena.h"
 #include "ir/loop.h"
 #include "ir/plant.h"
 #include "ir/program.h"
@@ -395,13 +396,14 @@ class KernelRenderer {
   UOpRef sink_;
   LoopBlock top_;
   RenderOptions options_;
-  std::unordered_map<const UOp*, std::vector<const UOp*>> users_;
-  std::unordered_map<const UOp*, const LoopBlock*> block_of_;
-  std::unordered_map<const LoopBlock*, const LoopBlock*> parent_;
-  std::unordered_map<const UOp*, const LoopBlock*> acc_block_;
-  std::unordered_map<const UOp*, std::string> names_;
-  std::unordered_map<const UOp*, std::string> tables_;
-  std::unordered_map<const UOp*, int> height_;
+  Arena arena_;  // the tables' entries
+  std::pmr::unordered_map<const UOp*, std::vector<const UOp*>> users_{&arena_};
+  std::pmr::unordered_map<const UOp*, const LoopBlock*> block_of_{&arena_};
+  std::pmr::unordered_map<const LoopBlock*, const LoopBlock*> parent_{&arena_};
+  std::pmr::unordered_map<const UOp*, const LoopBlock*> acc_block_{&arena_};
+  std::pmr::unordered_map<const UOp*, std::string> names_{&arena_};
+  std::pmr::unordered_map<const UOp*, std::string> tables_{&arena_};
+  std::pmr::unordered_map<const UOp*, int> height_{&arena_};
   int counter_ = 1;
 };
 

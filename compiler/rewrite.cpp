@@ -35,8 +35,9 @@ UOpRef Rewriter::run(const UOpRef& root) {
   limit_ = steps_ + budget_;
   // Sources first, so visit() finds every original source in the memo and recursion stays
   // shallow whatever the depth of the graph; memoized nodes are not entered again.
-  std::unordered_set<const UOp*> seen;
-  std::vector<std::pair<const UOp*, size_t>> stack;  // node, next source to look at
+  Arena arena;
+  std::pmr::unordered_set<const UOp*> seen(&arena);
+  std::pmr::vector<std::pair<const UOp*, size_t>> stack(&arena);  // node, next source to look at
   if (!memo_.count(root.get())) stack.emplace_back(root.get(), 0);
   while (!stack.empty()) {
     auto& [node, next] = stack.back();

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ir/arena.h"
 #include "ir/uop.h"
 
 namespace uopc {
@@ -67,7 +68,8 @@ class Rewriter {
   long budget_;
   long steps_ = 0;
   long limit_ = 0;  // steps_ at which this call stops
-  std::unordered_map<const UOp*, UOpRef> memo_;
+  Arena arena_;     // memo_'s entries
+  std::pmr::unordered_map<const UOp*, UOpRef> memo_{&arena_};
   std::vector<UOpRef> keep_;  // keys of memo_ that nothing else keeps alive
 };
 

@@ -3,6 +3,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/arena.h"
 #include "ir/build.h"
 #include "ir/error.h"
 
@@ -41,8 +42,9 @@ bool same_graph(const Program& a, const Program& b) {
 
 std::vector<const UOp*> topo_order(const std::vector<UOpRef>& roots) {
   std::vector<const UOp*> order;
-  std::unordered_set<const UOp*> seen;
-  std::vector<std::pair<const UOp*, size_t>> stack;  // node, next source to visit
+  Arena arena;
+  std::pmr::unordered_set<const UOp*> seen(&arena);
+  std::pmr::vector<std::pair<const UOp*, size_t>> stack(&arena);  // node, next source to visit
   for (const UOpRef& root : roots) {
     if (!seen.insert(root.get()).second) continue;
     stack.emplace_back(root.get(), 0);
