@@ -12,7 +12,9 @@
 #include "compiler/engine.h"
 #include "fuzz/campaign.h"
 #include "fuzz/choices.h"
+#include "fuzz/expr_gen.h"
 #include "fuzz/gen.h"
+#include "fuzz/oracles.h"
 
 namespace {
 
@@ -60,3 +62,20 @@ void BM_CompileInputProgram(benchmark::State& state) {
 BENCHMARK(BM_CompileInputProgram)->Unit(benchmark::kMillisecond);
 
 }  // namespace
+
+// The symbolic oracle on drawn expressions, each checked from scratch: enumeration where the
+// domain is small, z3 where it is not.
+void BM_CheckExpression(benchmark::State& state) {
+  std::vector<uopc::RandomExpr> exprs;
+  for (uint64_t seed = 0; seed < 256; ++seed) {
+    uopc::RandomChoices choices(seed);
+    exprs.push_back(uopc::random_expr(choices));
+  }
+  uopc::SymbolicStats stats;
+  size_t k = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(uopc::check_expression(exprs[k++ % exprs.size()], &stats));
+  state.counters["undecided"] = static_cast<double>(stats.undecided) / k;
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+BENCHMARK(BM_CheckExpression)->Unit(benchmark::kMillisecond);
