@@ -185,6 +185,7 @@ struct Located {
   Op op;
   bool fails_plain = false;
   std::string kinds = {};  // the options the node computed alone needs, when asked
+  bool fused = false;      // no node failed alone: op is the one the failure needs
 };
 
 using KindsOf = std::function<std::string(const Program& alone)>;
@@ -350,12 +351,12 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     Program whole = single_output(p, shared_from(n));
     if (!fails(whole)) continue;
     const UOp* needed = needed_node(whole, fails, n);
-    return Located{needed->op, plain && fails_plain(*needed)};
+    return Located{needed->op, plain && fails_plain(*needed), "", true};
   }
   // No value fails as the only output: the failure needs the program's outputs together (a
   // kernel's options decided by all it computes).
   if (const UOp* needed = fails(p) ? needed_node(p, fails) : nullptr)
-    return Located{needed->op, plain && fails_plain(*needed)};
+    return Located{needed->op, plain && fails_plain(*needed), "", true};
   return std::nullopt;
 }
 
@@ -619,6 +620,40 @@ bool echo_fails(const Program& p, const Test& fails) {
   return !echo.statements.empty() && fails(echo);
 }
 
+// The signature of a target failure at op: an engine's mod is its floor division's remainder,
+// and its min a max the other way round, as in uopc's own renderer (ub-division,
+// engines-render_minmax): one way of dividing, one of choosing, one signature each.
+std::string target_op_signature(const std::string& prefix, Op op) {
+  if (op == Op::Idiv || op == Op::Mod) return prefix + "division";
+  if (op == Op::Max || op == Op::Min) return prefix + "minmax";
+  return prefix + std::string(op_name(op));
+}
+
+// The first i32 arithmetic op that fails alone, over values where ways of computing it part
+// (around 0 and the ends of i32), by literals (which an engine may specialise, as C divides by
+// a constant) and by values; or none. An engine's index arithmetic is made of these ops, so a
+// failure no node shows alone is theirs when one of them is wrong. Asked once per engine and
+// failure kind: its answers do not change during a campaign.
+std::optional<Op> wrong_arithmetic(const std::string& engine, const Test& fails) {
+  static std::map<std::string, std::optional<Op>> probed;
+  auto [at, fresh] = probed.try_emplace(engine);
+  if (!fresh) return at->second;
+  const std::string a = "-2147483648 -7 -3 -2 -1 0 1 2 3 7 2147483647";
+  const std::string b = "3 2 -7 -3 5 -2 64 7 -1 3 -2";  // no 0, no -1 under i32's lowest
+  for (Op op : {Op::Idiv, Op::Mod, Op::Max, Op::Min, Op::Add, Op::Sub, Op::Mul, Op::Cmplt}) {
+    std::string name(op_name(op));
+    std::string text =
+        "%a = stack " + a + "\n%b = stack " + b + "\n%by_values = " + name + " %a %b\n";
+    for (int k : {2, 3, 64, -3}) {
+      std::string by = "%by" + std::to_string(k < 0 ? 100 - k : k);
+      text += by + "_literal = expand " + std::to_string(k) + " shape=[11]\n";
+      text += by + " = " + name + " %a " + by + "_literal\n";
+    }
+    if (fails(parse_program(text, "probe.uir"))) return at->second = op;
+  }
+  return std::nullopt;
+}
+
 std::string target_signature(const Failure& f, const Program& p, Target& target) {
   std::string kind = target_kind(f);
   auto fails_under = [&](const EngineConfig& c) -> Test {
@@ -642,12 +677,10 @@ std::string target_signature(const Failure& f, const Program& p, Target& target)
   std::optional<Located> at =
       localize(p, fails_under(kinds.empty() ? least : EngineConfig{}), nullptr, nullptr, true);
   if (!at) return kinds.empty() ? by_outputs(f, p) : prefix + kinds;
-  // An engine's mod is its floor division's remainder, and its min a max the other way round,
-  // as in uopc's own renderer (ub-division, engines-render_minmax): one way of dividing, one of
-  // choosing, one signature each.
-  if (at->op == Op::Idiv || at->op == Op::Mod) return prefix + "division";
-  if (at->op == Op::Max || at->op == Op::Min) return prefix + "minmax";
-  return prefix + std::string(op_name(at->op));
+  if (at->fused && kind == "value")
+    if (std::optional<Op> wrong = wrong_arithmetic(target.command(), fails_under({})))
+      return target_op_signature(prefix, *wrong);
+  return target_op_signature(prefix, at->op);
 }
 
 std::string target_rejection_signature(const Failure& f, Target& target) {

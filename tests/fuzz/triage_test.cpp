@@ -419,6 +419,12 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
            // a truncating idiv and a truncating mod are one way of dividing
            Case{"floordiv_truncates", "%x = stack -5 3\n%y = idiv %x 2\n", "target-division"},
            Case{"floordiv_truncates", "%x = stack -5 3\n%y = mod %x 7\n", "target-division"},
+           // no node fails alone: the engine's fused index arithmetic divides a negative
+           // number, and its division fails alone on such numbers
+           Case{"floordiv_truncates",
+                "%x = buffer 4 dtype=i32\n%m = reshape %x shape=[2 2]\n"
+                "%t = permute %m order=[1 0]\n%f = reshape %t shape=[4]\n%v = flip %f axes=[0]\n",
+                "target-division"},
            // a max or min wrong only on a NaN or a -0, which fresh and varied inputs never hold:
            // found alone on its operands' own values; in a reduce, by its fold's steps
            Case{"minmax_reversed",
