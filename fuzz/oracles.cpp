@@ -419,21 +419,6 @@ std::optional<Failure> check_symbolic(Choices& c, SymbolicStats* stats) {
 
 namespace {
 
-// Whether `s`, the simplified `e`, equals it and keeps to its bounds for every value of `vars`.
-// A small domain is cheaper to evaluate point by point than to hand to z3; both decide the
-// claim for every value.
-Verdict simplification_verdict(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars) {
-  Verdict verdict = enumerate(e, s, vars, kSymbolicEnumerationFirst);
-  if (verdict.kind == Verdict::Kind::Unknown) verdict = thread_smt().equal_and_bounded(e, s);
-  if (verdict.kind == Verdict::Kind::Unknown)
-    verdict = enumerate(e, s, vars, kSymbolicEnumerationLimit);
-  return verdict;
-}
-
-}  // namespace
-
-namespace {
-
 // Values of an i32 leaf with bounds b that a rewrite's side condition is about, the likeliest
 // first: each end, 0 and 1, just inside the ends, small values, powers of two.
 std::vector<int32_t> sample_values(const Interval& b) {
@@ -500,6 +485,22 @@ Verdict over_counters(const UOpRef& a, const UOpRef& b, int64_t max_points) {
     }
   }
   return check_points(a, b, leaves, values, whole);
+}
+
+// Whether `s`, the simplified `e`, equals it and keeps to its bounds for every value of `vars`.
+// A small domain is cheaper to evaluate point by point than to hand to z3; both decide the
+// claim for every value. When z3 gives up within its time limit (which a loaded machine
+// reaches sooner), the ends of each variable's interval and the values near them are tried
+// before the domain is enumerated: a wrapping sum is usually wrong there, and a refutation
+// found that way is as real as z3's.
+Verdict simplification_verdict(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars) {
+  Verdict verdict = enumerate(e, s, vars, kSymbolicEnumerationFirst);
+  if (verdict.kind == Verdict::Kind::Unknown) verdict = thread_smt().equal_and_bounded(e, s);
+  if (verdict.kind == Verdict::Kind::Unknown)
+    verdict = over_counters(e, s, kSymbolicEnumerationFirst * 8);
+  if (verdict.kind == Verdict::Kind::Unknown)
+    verdict = enumerate(e, s, vars, kSymbolicEnumerationLimit);
+  return verdict;
 }
 
 // A kernel's steps have no variables list: small domains of loop counters are enumerated
