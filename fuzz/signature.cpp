@@ -632,8 +632,8 @@ std::string target_op_signature(const std::string& prefix, Op op) {
 // The first i32 arithmetic op that fails alone, over values where ways of computing it part
 // (around 0 and the ends of i32), by literals (which an engine may specialise, as C divides by
 // a constant) and by values; or none. An engine's index arithmetic is made of these ops, so a
-// failure no node shows alone is theirs when one of them is wrong. Asked once per engine and
-// failure kind: its answers do not change during a campaign.
+// failure no node shows alone is theirs when one of them is wrong. Asked once per engine: its
+// answers do not change during a campaign.
 std::optional<Op> wrong_arithmetic(const std::string& engine, const Test& fails) {
   static std::map<std::string, std::optional<Op>> probed;
   auto [at, fresh] = probed.try_emplace(engine);
@@ -644,10 +644,11 @@ std::optional<Op> wrong_arithmetic(const std::string& engine, const Test& fails)
     std::string name(op_name(op));
     std::string text =
         "%a = stack " + a + "\n%b = stack " + b + "\n%by_values = " + name + " %a %b\n";
+    int n = 0;
     for (int k : {2, 3, 64, -3}) {
-      std::string by = "%by" + std::to_string(k < 0 ? 100 - k : k);
-      text += by + "_literal = expand " + std::to_string(k) + " shape=[11]\n";
-      text += by + " = " + name + " %a " + by + "_literal\n";
+      std::string by = "%by_literal" + std::to_string(n++);
+      text += by + " = expand " + std::to_string(k) + " shape=[11]\n";
+      text += "%r" + std::to_string(n) + " = " + name + " %a " + by + "\n";
     }
     if (fails(parse_program(text, "probe.uir"))) return at->second = op;
   }
