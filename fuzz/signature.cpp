@@ -298,6 +298,22 @@ UOpRef fold_steps(const UOp& n) {
   return alu(n.reduce_op(), {staged(before), staged(element)});
 }
 
+// The bounds oracle's failure `f` of p as a signature (bounds_signature). A reduce's interval
+// folds its op's interval rule over the steps (reduce_bounds): when the steps written out as
+// that op (fold_steps) leave the op's interval too, the op's rule is wrong, not the reduce's.
+std::string bounds_cause(const Failure& f, const Program& p) {
+  std::string signature = bounds_signature(f);
+  if (signature != "bounds-reduce") return signature;
+  for (const UOp* n : topo_order(p.roots())) {
+    if (n->op != Op::Reduce || n->dtype != DType::I32) continue;
+    std::string by_op = "bounds-" + std::string(op_name(n->reduce_op()));
+    UOpRef steps = fold_steps(*n);
+    std::optional<Failure> g = steps ? check_bounds(single_output(p, steps)) : std::nullopt;
+    if (g && bounds_signature(*g) == by_op) return by_op;
+  }
+  return signature;
+}
+
 // The first node, sources before users, that fails on fresh inputs by itself (shaped as given,
 // widened or extended); with `own_values`, then the first that fails by itself on its sources'
 // own values; failing that, the needed_node of the first whose value (with its whole subgraph)
@@ -701,7 +717,7 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
                                const EngineConfig& config, const EngineConfig& least) {
   if (f.oracle == "rejection") return by_rule("rejection", f, rules_not_checked());
   // The bounds oracle names the op whose interval rule is wrong: "bounds-pad".
-  if (f.oracle == "bounds") return bounds_signature(f);
+  if (f.oracle == "bounds") return bounds_cause(f, p);
   // The symbolic oracle's detail begins with the cause, when one is found: "div_div: ...",
   // "interval of max: ...".
   if (f.oracle == "symbolic") return cause_signature(f.detail.substr(0, f.detail.find(':')));
@@ -760,7 +776,7 @@ namespace {
 // shrink rule all trust intervals, so one wrong rule shows as wrong values, overflows and
 // stray reads at whatever op relied on it; the interval is the cause.
 std::optional<std::string> interval_cause(const Program& p) {
-  if (std::optional<Failure> b = check_bounds(p)) return bounds_signature(*b);
+  if (std::optional<Failure> b = check_bounds(p)) return bounds_cause(*b, p);
   return std::nullopt;
 }
 

@@ -25,7 +25,8 @@ constexpr int64_t kBudget = 20000;
 
 const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnchecked,
                          Plant::OverflowDecisionSub,     Plant::MinmaxReversed,
-                         Plant::TableBroadcastFirstAxis, Plant::PadBoundsIgnoreFill};
+                         Plant::TableBroadcastFirstAxis, Plant::PadBoundsIgnoreFill,
+                         Plant::MulIntervalTwoCorners};
 
 class Drivers : public ::testing::TestWithParam<Plant> {
  protected:

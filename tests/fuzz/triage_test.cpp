@@ -540,6 +540,23 @@ TEST_F(Planted, AWrongIntervalIsNamedByItsOpWhereverItShows) {
   });
 }
 
+// A reduce's interval folds its op's interval rule over the steps, so a wrong mul rule shows
+// in a product's reduce too: the bounds oracle's failure there is the rule's, as the steps
+// written out as one mul show ("bounds-reduce" and "bounds-mul" were two files for one bug).
+TEST_F(Planted, AReduceOutsideItsIntervalIsNamedByItsOpsRule) {
+  set_plant(Plant::MulIntervalTwoCorners);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const char* text : {"%x = stack -3 2\n%y = stack 5 -4\n%v = mul %x %y\n",
+                           "%x = stack -20 0\n%v = reduce %x op=mul pop=1\n",
+                           "%x = stack -2 3 5 -1\n%m = reshape %x shape=[2 2]\n"
+                           "%v = reduce %m op=mul pop=1\n"}) {
+    Program p = parse_program(text, "t.uir");
+    std::optional<Failure> f = check_bounds(p);
+    ASSERT_TRUE(f) << text;
+    EXPECT_EQ(failure_signature(*f, p, *tcc), "bounds-mul") << text;
+  }
+}
+
 // What the compiled composites' checks find is the ub oracle's finding, named by the operator
 // ("ub-division"), not a composites failure that "threw" (named by the render decision).
 TEST_F(Planted, AnOverflowInTheCompiledCompositesIsTheUbOracles) {
