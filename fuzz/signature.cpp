@@ -645,13 +645,14 @@ std::string target_op_signature(const std::string& prefix, Op op) {
   return prefix + std::string(op_name(op));
 }
 
-// The first i32 arithmetic op that fails alone, over values where ways of computing it part
-// (around 0 and the ends of i32), by literals (which an engine may specialise, as C divides by
-// a constant) and by values; or none. An engine's index arithmetic is made of these ops, so a
-// failure no node shows alone is theirs when one of them is wrong. Asked once per engine: its
-// answers do not change during a campaign.
-std::optional<Op> wrong_arithmetic(const std::string& engine, const Test& fails) {
-  static std::map<std::string, std::optional<Op>> probed;
+// The first i32 arithmetic op that fails alone, and the program that shows it, over values where
+// ways of computing it part (around 0 and the ends of i32), by literals (which an engine may
+// specialise, as C divides by a constant) and by values; or none. An engine's index arithmetic is
+// made of these ops, so a failure no node shows alone is theirs when one of them is wrong. Asked
+// once per engine: its answers do not change during a campaign.
+std::optional<std::pair<Op, Program>> wrong_arithmetic(const std::string& engine,
+                                                       const Test& fails) {
+  static std::map<std::string, std::optional<std::pair<Op, Program>>> probed;
   auto [at, fresh] = probed.try_emplace(engine);
   if (!fresh) return at->second;
   const std::string a = "-2147483648 -7 -3 -2 -1 0 1 2 3 7 2147483647";
@@ -666,12 +667,13 @@ std::optional<Op> wrong_arithmetic(const std::string& engine, const Test& fails)
       text += by + " = expand " + std::to_string(k) + " shape=[11]\n";
       text += "%r" + std::to_string(n) + " = " + name + " %a " + by + "\n";
     }
-    if (fails(parse_program(text, "probe.uir"))) return at->second = op;
+    Program probe = parse_program(text, "probe.uir");
+    if (fails(probe)) return at->second = std::make_pair(op, probe);
   }
   return std::nullopt;
 }
 
-std::string target_signature(const Failure& f, const Program& p, Target& target) {
+std::string target_signature(const Failure& f, const Program& p, Target& target, Program* witness) {
   std::string kind = target_kind(f);
   auto fails_under = [&](const EngineConfig& c) -> Test {
     return [&, c](const Program& q) {
@@ -695,8 +697,10 @@ std::string target_signature(const Failure& f, const Program& p, Target& target)
       localize(p, fails_under(kinds.empty() ? least : EngineConfig{}), nullptr, nullptr, true);
   if (!at) return kinds.empty() ? by_outputs(f, p) : prefix + kinds;
   if (at->fused && kind == "value")
-    if (std::optional<Op> wrong = wrong_arithmetic(target.command(), fails_under({})))
-      return target_op_signature(prefix, *wrong);
+    if (auto wrong = wrong_arithmetic(target.command(), fails_under({}))) {
+      if (witness) *witness = wrong->second;
+      return target_op_signature(prefix, wrong->first);
+    }
   return target_op_signature(prefix, at->op);
 }
 

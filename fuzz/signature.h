@@ -65,8 +65,11 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 // "target-division". A failure that needs kernel options and that no node shows alone without
 // them is named by the options' kinds: "target-tile", "target-thread+threads". An engine that
 // cannot echo the expected values given as one-literal stacks is "target-const": it reads or
-// prints values wrong, whichever op made them.
-std::string target_signature(const Failure& f, const Program& p, Target& target);
+// prints values wrong, whichever op made them. A failure no node shows alone, when one of the
+// engine's i32 arithmetic ops fails alone on edge values, is that op's; `witness`, when given,
+// is then set to the program of that op alone, the reproducer that holds the op it names.
+std::string target_signature(const Failure& f, const Program& p, Target& target,
+                             Program* witness = nullptr);
 
 // A malformed program an external engine did not refuse (check_target_rejects), named by the
 // type rules it lets through, probed through the engine:

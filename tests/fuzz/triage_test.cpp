@@ -462,6 +462,24 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
   }
 }
 
+// A fused failure named by an arithmetic op the program does not hold comes with a witness:
+// the op alone, failing, which the campaign writes as the reproducer instead.
+TEST(TargetSignature, AnArithmeticNameComesWithAProgramThatHoldsTheOp) {
+  Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant floordiv_truncates",
+                false, 10);
+  Program p = parse_program(
+      "%x = buffer 4 dtype=i32\n%m = reshape %x shape=[2 2]\n%t = permute %m order=[1 0]\n"
+      "%f = reshape %t shape=[4]\n%v = flip %f axes=[0]\n",
+      "t.uir");
+  std::optional<Failure> f = check_target(p, target);
+  ASSERT_TRUE(f);
+  Program witness;
+  EXPECT_EQ(target_signature(*f, p, target, &witness), "target-division");
+  ASSERT_TRUE(check_target(witness, target));
+  std::string text = print_program(witness);
+  EXPECT_NE(text.find(" = idiv "), std::string::npos) << text;
+}
+
 // The engine is asked for the campaign's settings in its environment; a failure that needs
 // them is named by the options' kinds when no node fails alone without them, and by the op
 // when one does.
