@@ -85,8 +85,9 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend, const Ste
   if (auto f = check_steering(p, steering)) return f;
   EngineConfig config = draw_engine_config(choices);
   auto program = [&] { return check_program(p, backend, false, config); };
-  if (auto f = once("program " + config.flags() + "\n" + print_program(p), program)) return f;
-  Broken b = break_one_rule(choices, p);
+  std::string printed = print_program(p);
+  if (auto f = once("program " + config.flags() + "\n" + printed, program)) return f;
+  Broken b = break_one_rule(choices, p, printed);
   auto rejected = [&] { return check_rejected(b.text, b.rule); };
   if (auto f = once("broken " + b.rule + "\n" + b.text, rejected)) return f;
   // z3 costs a few milliseconds an expression.

@@ -722,7 +722,7 @@ std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size
   return out;
 }
 
-Broken break_one_rule(Choices& c, const Program& valid) {
+Broken break_one_rule(Choices& c, const Program& valid, const std::string& printed) {
   std::vector<const Statement*> values;
   for (const Statement& s : valid.statements)
     if (!s.is_assert()) values.push_back(&s);
@@ -730,7 +730,11 @@ Broken break_one_rule(Choices& c, const Program& valid) {
   size_t expand_axis =
       v.node->rank() >= 1 ? static_cast<size_t>(c.range(0, v.node->rank() - 1)) : 0;
   // Only the drawn breaker's text is built: each holds the whole program.
-  return with_breaker(print_program(valid), *v.node, c.pick(breakers(v, expand_axis)));
+  return with_breaker(printed, *v.node, c.pick(breakers(v, expand_axis)));
+}
+
+Broken break_one_rule(Choices& c, const Program& valid) {
+  return break_one_rule(c, valid, print_program(valid));
 }
 
 }  // namespace uopc

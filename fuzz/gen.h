@@ -37,6 +37,8 @@ struct Broken {
   std::string rule;
 };
 Broken break_one_rule(Choices& choices, const Program& valid);
+// The same when `valid` is already printed: `printed` is print_program(valid).
+Broken break_one_rule(Choices& choices, const Program& valid, const std::string& printed);
 
 // Every variant break_one_rule chooses from when it breaks a rule at `v`, a value of `valid`
 // (`expand_axis`: the axis an expand grows).

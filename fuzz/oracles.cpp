@@ -186,10 +186,6 @@ std::string literal_roundtrip(Scalar value) {
          " literal (" + bits + ") prints as '" + printed + "', which does not read back to it";
 }
 
-}  // namespace
-
-namespace {
-
 // Why parse(print(p)) is not p, or "".
 std::string roundtrip_difference(const Program& p, const std::string& text) {
   try {
