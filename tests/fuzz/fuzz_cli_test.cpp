@@ -27,6 +27,21 @@ int replay_exit_code(const std::string& reproducer) {
   return run_uopc(reproducer.substr(at, reproducer.find('\n', at) - at)).exit_code;
 }
 
+// A campaign with `flags` that fails and writes its failures into a fresh folder `folder`:
+// the path of the reproducer `file` it must leave there ("" when it left none), and the
+// campaign's output.
+std::pair<std::string, std::string> failure_file(const std::string& flags,
+                                                 const std::string& folder,
+                                                 const std::string& file) {
+  std::string dir = ::testing::TempDir() + "/" + folder;
+  std::filesystem::remove_all(dir);
+  auto c = run_uopc("fuzz " + flags + " --out-dir " + dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  std::string path = dir + "/" + file;
+  EXPECT_TRUE(std::filesystem::exists(path)) << c.out;
+  return {std::filesystem::exists(path) ? path : "", c.out};
+}
+
 TEST(FuzzCli, ListsThePlants) {
   auto c = run_uopc("fuzz --list-plants");
   EXPECT_EQ(c.exit_code, 0);
@@ -159,13 +174,10 @@ TEST(FuzzCli, SigintAndSigtermEndWithTheSummary) {
 
 // Without --corpus a failure still leaves a file, whose replay line reproduces it.
 TEST(FuzzCli, AFailureLeavesAFileWithoutACorpus) {
-  std::string dir = ::testing::TempDir() + "/artifacts";
-  std::filesystem::remove_all(dir);
-  auto c = run_uopc("fuzz --plant permute_inverse --seconds 20 --seed 5 --out-dir " + dir);
-  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
-  std::string path = dir + "/failure-engines-permute.uir";
-  ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
-  EXPECT_NE(c.out.find("reproducer " + path), std::string::npos) << c.out;
+  auto [path, out] = failure_file("--plant permute_inverse --seconds 20 --seed 5", "artifacts",
+                                  "failure-engines-permute.uir");
+  ASSERT_FALSE(path.empty());
+  EXPECT_NE(out.find("reproducer " + path), std::string::npos) << out;
   std::string text = testing::read_file(path);
   EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
@@ -659,12 +671,10 @@ TEST(FuzzCli, ASymbolicReproducerReplays) {
 
 // A campaign's symbolic reproducer, as written, replays by its own replay line.
 TEST(FuzzCli, ACampaignsSymbolicReproducerReplays) {
-  std::string dir = ::testing::TempDir() + "/symbolic-campaign";
-  std::filesystem::remove_all(dir);
-  auto c = run_uopc("fuzz --plant div_div_unchecked --seconds 60 --seed 5 --out-dir " + dir);
-  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
-  std::string path = dir + "/failure-symbolic-div_div.uir";
-  ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
+  std::string path = failure_file("--plant div_div_unchecked --seconds 60 --seed 5",
+                                  "symbolic-campaign", "failure-symbolic-div_div.uir")
+                         .first;
+  ASSERT_FALSE(path.empty());
   std::string text = testing::read_file(path);
   EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
