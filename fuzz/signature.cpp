@@ -1,6 +1,7 @@
 #include "fuzz/signature.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -636,39 +637,81 @@ bool echo_fails(const Program& p, const Test& fails) {
   return !echo.statements.empty() && fails(echo);
 }
 
-// The signature of a target failure at op: an engine's mod is its floor division's remainder,
+// The name of op in a target signature: an engine's mod is its floor division's remainder,
 // and its min a max the other way round, as in uopc's own renderer (ub-division,
-// engines-render_minmax): one way of dividing, one of choosing, one signature each.
-std::string target_op_signature(const std::string& prefix, Op op) {
-  if (op == Op::Idiv || op == Op::Mod) return prefix + "division";
-  if (op == Op::Max || op == Op::Min) return prefix + "minmax";
-  return prefix + std::string(op_name(op));
+// engines-render_minmax): one way of dividing, one of choosing, one name each.
+std::string op_family(Op op) {
+  if (op == Op::Idiv || op == Op::Mod) return "division";
+  if (op == Op::Max || op == Op::Min) return "minmax";
+  return std::string(op_name(op));
 }
 
-// The first i32 arithmetic op that fails alone, and the program that shows it, over values where
-// ways of computing it part (around 0 and the ends of i32), by literals (which an engine may
-// specialise, as C divides by a constant) and by values; or none. An engine's index arithmetic is
-// made of these ops, so a failure no node shows alone is theirs when one of them is wrong. Asked
-// once per engine: its answers do not change during a campaign.
-std::optional<std::pair<Op, Program>> wrong_arithmetic(const std::string& engine,
-                                                       const Test& fails) {
-  static std::map<std::string, std::optional<std::pair<Op, Program>>> probed;
+// An i32 arithmetic op an engine gets wrong, alone (`first` only) or applied to another's
+// result (`first` then `second`: a rewrite of the pair, as of (a + b) // c), and a program
+// that shows it.
+struct WrongArithmetic {
+  Op first;
+  std::optional<Op> second;
+  Program witness;
+};
+
+// Values where ways of computing an op part: around 0 and the ends of i32, over the whole range
+// and over each half (an engine may rewrite a sum by its interval, which the whole range
+// leaves unknown). The divisors hold no 0, and the one -1 divides 3.
+constexpr std::array<const char*, 3> kProbeValues = {
+    "-2147483648 -7 -3 -2 -1 0 1 2 3 7 2147483647",
+    "0 1 2 3 7 64 1000 2147483644 3 2147483646 2147483647",
+    "-2147483648 -2147483647 -2147483646 -2147483645 -1000 -64 -7 -3 3 -1 0"};
+constexpr const char* kProbeOperand = "3 2 -7 -3 5 -2 64 7 -1 3 -2";
+constexpr std::array<int, 4> kProbeLiterals = {2, 3, 64, -3};
+
+// Statements applying op to x and each of `operands`; returns their names.
+std::vector<std::string> probe_uses(std::string& text, Op op, const std::string& x,
+                                    const std::vector<std::string>& operands) {
+  std::vector<std::string> names;
+  for (const std::string& y : operands) {
+    names.push_back(x + "_" + std::to_string(names.size()));
+    text += names.back() + " = " + std::string(op_name(op)) + " " + x + " " + y + "\n";
+  }
+  return names;
+}
+
+// A probe of `first` (then `second` on each of its results): on each probe value, by values
+// and by literals, which an engine may specialise, as C divides by a constant.
+Program arithmetic_probe(Op first, std::optional<Op> second) {
+  std::string text = std::string("%b = stack ") + kProbeOperand + "\n";
+  std::vector<std::string> operands = {"%b"};
+  for (int k : kProbeLiterals) {
+    operands.push_back("%k" + std::to_string(operands.size()));
+    text += operands.back() + " = expand " + std::to_string(k) + " shape=[11]\n";
+  }
+  for (size_t i = 0; i < kProbeValues.size(); ++i) {
+    std::string a = "%a" + std::to_string(i);
+    text += a + " = stack " + kProbeValues[i] + "\n";
+    for (const std::string& x : probe_uses(text, first, a, operands))
+      if (second) probe_uses(text, *second, x, operands);
+  }
+  return parse_program(text, "probe.uir");
+}
+
+// The first i32 arithmetic op that fails alone on the probe values, or else the first pair of
+// them, and the program that shows it; or none. An engine's index arithmetic is made of these
+// ops, so a failure no node shows alone is theirs when one of them, or a rewrite of two, is
+// wrong. Asked once per engine: its answers do not change during a campaign.
+std::optional<WrongArithmetic> wrong_arithmetic(const std::string& engine, const Test& fails) {
+  static std::map<std::string, std::optional<WrongArithmetic>> probed;
   auto [at, fresh] = probed.try_emplace(engine);
   if (!fresh) return at->second;
-  const std::string a = "-2147483648 -7 -3 -2 -1 0 1 2 3 7 2147483647";
-  const std::string b = "3 2 -7 -3 5 -2 64 7 -1 3 -2";  // no 0, no -1 under i32's lowest
-  for (Op op : {Op::Idiv, Op::Mod, Op::Max, Op::Min, Op::Add, Op::Sub, Op::Mul, Op::Cmplt}) {
-    std::string name(op_name(op));
-    std::string text =
-        "%a = stack " + a + "\n%b = stack " + b + "\n%by_values = " + name + " %a %b\n";
-    int n = 0;
-    for (int k : {2, 3, 64, -3}) {
-      std::string by = "%by_literal" + std::to_string(n++);
-      text += by + " = expand " + std::to_string(k) + " shape=[11]\n";
-      text += "%r" + std::to_string(n) + " = " + name + " %a " + by + "\n";
-    }
-    Program probe = parse_program(text, "probe.uir");
-    if (fails(probe)) return at->second = std::make_pair(op, probe);
+  const std::array<Op, 8> ops = {Op::Idiv, Op::Mod, Op::Max, Op::Min,
+                                 Op::Add,  Op::Sub, Op::Mul, Op::Cmplt};
+  for (Op op : ops)
+    if (Program probe = arithmetic_probe(op, std::nullopt); fails(probe))
+      return at->second = WrongArithmetic{op, std::nullopt, probe};
+  for (Op first : ops) {
+    if (first == Op::Cmplt) continue;  // a bool is no operand of arithmetic
+    for (Op second : ops)
+      if (Program probe = arithmetic_probe(first, second); fails(probe))
+        return at->second = WrongArithmetic{first, second, probe};
   }
   return std::nullopt;
 }
@@ -698,10 +741,11 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   if (!at) return kinds.empty() ? by_outputs(f, p) : prefix + kinds;
   if (at->fused && kind == "value")
     if (auto wrong = wrong_arithmetic(target.command(), fails_under({}))) {
-      if (witness) *witness = wrong->second;
-      return target_op_signature(prefix, wrong->first);
+      if (witness) *witness = wrong->witness;
+      std::string name = prefix + op_family(wrong->first);
+      return wrong->second ? name + "-" + op_family(*wrong->second) : name;
     }
-  return target_op_signature(prefix, at->op);
+  return prefix + op_family(at->op);
 }
 
 std::string target_rejection_signature(const Failure& f, Target& target) {

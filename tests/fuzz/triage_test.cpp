@@ -480,6 +480,30 @@ TEST(TargetSignature, AnArithmeticNameComesWithAProgramThatHoldsTheOp) {
   EXPECT_NE(text.find(" = idiv "), std::string::npos) << text;
 }
 
+// A rewrite of two ops that wraps, (x - 3) // 64 taken apart as -1 + (x + 61) // 64, fails in
+// no op alone: every program it shows in (a sum by a mul or an add, a // or a %) is named by
+// the first pair of ops that fails on the probe values, and comes with that pair as witness.
+TEST(TargetSignature, AFusedPairIsNamedByThePairThatFails) {
+  Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant divmod_split_unchecked",
+                false, 10);
+  for (const char* text :
+       {"%t0 = stack 0 2147483647 0 0 0\n%t1 = expand -2 shape=[5]\n%t2 = add %t0 %t1\n"
+        "%t3 = expand 3 shape=[5]\n%v2 = idiv %t2 %t3\n",
+        "%t0 = stack 0 2147483647 0 0 0\n%t1 = expand -3 shape=[5]\n%t2 = mul %t0 %t1\n"
+        "%t3 = add %t2 %t0\n%t4 = expand 2147483647 shape=[5]\n%t5 = add %t3 %t4\n"
+        "%t6 = expand 6 shape=[5]\n%v5 = mod %t5 %t6\n"}) {
+    Program p = parse_program(text, "t.uir");
+    std::optional<Failure> f = check_target(p, target);
+    ASSERT_TRUE(f) << text;
+    Program witness;
+    EXPECT_EQ(target_signature(*f, p, target, &witness), "target-add-division") << text;
+    ASSERT_TRUE(check_target(witness, target));
+    std::string shown = print_program(witness);
+    EXPECT_NE(shown.find(" = add "), std::string::npos) << shown;
+    EXPECT_NE(shown.find(" = idiv "), std::string::npos) << shown;
+  }
+}
+
 // The engine is asked for the campaign's settings in its environment; a failure that needs
 // them is named by the options' kinds when no node fails alone without them, and by the op
 // when one does.
