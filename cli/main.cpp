@@ -486,11 +486,13 @@ int dispatch(int argc, char** argv) {
   }
 
   InterpArgs ia;
+  ia.print_limit = env.print_limit.value_or(ia.print_limit);
   CLI::App* interp = app.add_subcommand("interp", "run FILE on the reference interpreter");
   interp->add_option("FILE", ia.path, "program, or - for standard input")->required();
   interp->add_option("--input", ia.inputs, "SLOT=FILE.npy: data for buffer slot SLOT");
   interp->add_option("--out-dir", ia.out_dir, "also write each output as DIR/NAME.npy");
   add_print_limit(interp, ia.print_limit);
+  interp->footer("UOPC_PRINT_LIMIT in the environment is the default of --print-limit.");
   interp->add_option("--max-elements", ia.max_elements, "refuse values larger than this")
       ->check(positive());
   add_plant(interp, plant);
@@ -503,6 +505,7 @@ int dispatch(int argc, char** argv) {
   ra.opts = env.opts.value_or(ra.opts);
   ra.threads = env.threads.value_or(ra.threads);
   ra.check_bounds = env.check_bounds, ra.check_ub = env.check_ub, ra.check_cost = env.check_cost;
+  ra.print_limit = env.print_limit.value_or(ra.print_limit);
   CLI::App* run = app.add_subcommand("run", "compile FILE to C, run it, print what interp prints");
   CLI::App* diff = app.add_subcommand("diff", "run FILE on the interpreter and compiled; compare");
   for (CLI::App* cmd : {run, diff}) {
@@ -529,7 +532,8 @@ int dispatch(int argc, char** argv) {
         ->check(CLI::Range(1, 1024));
     cmd->footer(
         "UOPC_OPTS, UOPC_THREADS and UOPC_CHECK (a comma list of bounds, ub, cost) in the "
-        "environment are the defaults of --opts, --threads and the --check-* flags.");
+        "environment are the defaults of --opts, --threads and the --check-* flags, and "
+        "UOPC_PRINT_LIMIT of run's --print-limit.");
   }
   run->add_option("--out-dir", ra.out_dir, "also write each output as DIR/NAME.npy");
   add_print_limit(run, ra.print_limit);

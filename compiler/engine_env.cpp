@@ -11,6 +11,7 @@ namespace {
 constexpr const char* kOpts = "UOPC_OPTS";
 constexpr const char* kThreads = "UOPC_THREADS";
 constexpr const char* kCheck = "UOPC_CHECK";
+constexpr const char* kPrintLimit = "UOPC_PRINT_LIMIT";
 
 std::optional<std::string> variable(const char* name) {
   const char* v = std::getenv(name);
@@ -25,6 +26,15 @@ int threads_from(const std::string& text) {
     throw UserError(std::string(kThreads) + " takes a number of threads from 1 to 1024, not '" +
                     text + "'");
   return static_cast<int>(n);
+}
+
+int64_t print_limit_from(const std::string& text) {
+  char* end = nullptr;
+  long long n = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || n < 0)
+    throw UserError(std::string(kPrintLimit) + " takes a number of elements, 0 or more, not '" +
+                    text + "'");
+  return n;
 }
 
 void read_checks(const std::string& text, EngineEnvironment& e) {
@@ -53,11 +63,15 @@ EngineEnvironment read_engine_environment() {
   if (e.opts) parse_opts_choice(*e.opts, kOpts);  // refused here, naming the variable
   if (std::optional<std::string> t = variable(kThreads)) e.threads = threads_from(*t);
   if (std::optional<std::string> c = variable(kCheck)) read_checks(*c, e);
+  if (std::optional<std::string> l = variable(kPrintLimit)) e.print_limit = print_limit_from(*l);
   return e;
 }
 
 Environment engine_environment(const std::string& opts, int threads) {
-  return {{kOpts, opts}, {kThreads, std::to_string(threads)}, {kCheck, "bounds,ub,cost"}};
+  return {{kOpts, opts},
+          {kThreads, std::to_string(threads)},
+          {kCheck, "bounds,ub,cost"},
+          {kPrintLimit, "0"}};
 }
 
 }  // namespace uopc

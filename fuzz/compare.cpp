@@ -1,5 +1,7 @@
 #include "fuzz/compare.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -379,6 +381,10 @@ std::string Judge::compare(const InterpResult& want, const std::string& printed)
     if (k >= got.size()) return statement->name + ": not printed; interp printed " + cut(expected);
     const Printed& g = got[k];
     std::string type = type_string(t);
+    bool summary = std::find(g.elements.begin(), g.elements.end(), "...") != g.elements.end();
+    if (g.name == statement->name && g.type == type && summary)
+      return statement->name + ": printed a summary of its " + std::to_string(t.size()) +
+             " elements ('...'), not every element (UOPC_PRINT_LIMIT=0 asks uopc run for all)";
     if (g.name != statement->name || g.type != type ||
         g.elements.size() != static_cast<size_t>(t.size()))
       return statement->name + ": printed " + cut(g.line) + "; interp printed " + cut(expected);

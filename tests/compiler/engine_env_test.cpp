@@ -25,6 +25,7 @@ TEST(EngineEnvironment, UnsetIsNoSetting) {
   EXPECT_FALSE(e.opts);
   EXPECT_FALSE(e.threads);
   EXPECT_FALSE(e.check_bounds || e.check_ub || e.check_cost);
+  EXPECT_FALSE(e.print_limit);
 }
 
 TEST(EngineEnvironment, ReadsWhatACampaignSets) {
@@ -33,6 +34,8 @@ TEST(EngineEnvironment, ReadsWhatACampaignSets) {
   EXPECT_EQ(e.opts.value_or(""), "tile=0:4 thread=0");
   EXPECT_EQ(e.threads.value_or(0), 3);
   EXPECT_TRUE(e.check_bounds && e.check_ub && e.check_cost);
+  // a campaign compares every element, so it asks for all of them
+  EXPECT_EQ(e.print_limit.value_or(-1), 0);
 }
 
 TEST(EngineEnvironment, ChecksAreChosenOneByOne) {
@@ -44,11 +47,10 @@ TEST(EngineEnvironment, ChecksAreChosenOneByOne) {
 
 // A malformed value is refused with the variable's name.
 TEST(EngineEnvironment, AMalformedValueNamesItsVariable) {
-  const std::pair<const char*, const char*> bad[] = {{"UOPC_OPTS", "tile=x"},
-                                                     {"UOPC_THREADS", "0"},
-                                                     {"UOPC_THREADS", "3x"},
-                                                     {"UOPC_CHECK", "bonds"},
-                                                     {"UOPC_CHECK", "bounds,all"}};
+  const std::pair<const char*, const char*> bad[] = {
+      {"UOPC_OPTS", "tile=x"},    {"UOPC_THREADS", "0"},        {"UOPC_THREADS", "3x"},
+      {"UOPC_CHECK", "bonds"},    {"UOPC_CHECK", "bounds,all"}, {"UOPC_PRINT_LIMIT", "-1"},
+      {"UOPC_PRINT_LIMIT", "all"}};
   for (const auto& [name, value] : bad) {
     Variables v(Environment{{name, value}});
     try {

@@ -50,6 +50,19 @@ TEST(Compare, ExactIsBitForBit) {
   EXPECT_NE(judge(p, "%y f32[2] = [1.75 -1.7500001]\n").spec, "");
 }
 
+// A value printed NumPy's summarized way hides elements: it is refused, saying so, whatever
+// the elements it shows.
+TEST(Compare, ASummaryIsNotEveryElement) {
+  const char* p = "%x = expand 0.0 shape=[9 60]\n";
+  Program program = testing::parse(p);
+  InterpResult r = interpret(program, {});
+  std::string summary = format_output("%x", r.outputs.at(0).second, 500) + "\n";
+  ASSERT_NE(summary.find("..."), std::string::npos) << summary;
+  std::string said = judge(p, summary).exact;
+  EXPECT_NE(said.find("printed a summary of its 540 elements"), std::string::npos) << said;
+  EXPECT_EQ(judge(p, testing::interp_lines(p).at(0) + "\n").exact, "");
+}
+
 // The interpreter's output line of `program` with the first element moved up by `ulps`.
 std::string first_moved(const std::string& program, int ulps) {
   std::string line = testing::interp_lines(program).at(0);

@@ -587,6 +587,20 @@ TEST(TargetProtocol, UnsupportedIsSkippedAndACrashIsNamedBySignal) {
   EXPECT_NE(text.find("# pad: giving up"), std::string::npos) << text;
 }
 
+// uopc run summarizes a value of more than 500 elements unless asked for all of them; a
+// campaign asks (UOPC_PRINT_LIMIT=0), so such a value is compared in full, and agrees.
+TEST(TargetProtocol, ALargeValueIsPrintedAndComparedInFull) {
+  std::string file = ::testing::TempDir() + "/large-value.uir";
+  std::ofstream(file) << "%x = buffer 540 dtype=i32\n%v = reshape %x shape=[9 6 5 2]\n";
+  std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
+  auto c = testing::run_uopc("fuzz --check " + file + " --target '" + run + "'");
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+  // and a wrong value is still one
+  auto wrong = testing::run_uopc("fuzz --check " + file + " --target '" + run +
+                                 " --plant reshape_column_major'");
+  EXPECT_EQ(wrong.exit_code, 1) << wrong.out << wrong.err;
+}
+
 // --time-limit applies to the engine's whole process group: an engine that hangs in a child it
 // started is killed with it, and the campaign goes on.
 TEST(TargetProtocol, AHangingEngineIsKilledWithItsChildren) {
