@@ -731,14 +731,24 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   if (kind == "value" && echo_fails(p, fails_under({}))) return prefix + "const";
   // As for uopc's own engine (failure_signature): a failure that needs settings is the
   // settings' bug, unless a node fails alone without them.
-  EngineConfig least =
-      reduce_config(p, f.config, [&](const EngineConfig& c) { return fails_under(c)(p); });
+  auto least_for = [&](const Program& q) {
+    return reduce_config(q, f.config, [&](const EngineConfig& c) { return fails_under(c)(q); });
+  };
+  EngineConfig least = least_for(p);
   std::string kinds = option_kinds(least);
   // A black box may go wrong only on some values (a NaN, a -0): a node is also tried alone on
   // the values its sources had in the failing program.
-  std::optional<Located> at =
-      localize(p, fails_under(kinds.empty() ? least : EngineConfig{}), nullptr, nullptr, true);
-  if (!at) return kinds.empty() ? by_outputs(f, p) : prefix + kinds;
+  if (!kinds.empty()) {
+    // The options are those the op where the failure shows needs computed alone: what else the
+    // program holds (a thread loop that gives a reduce a kernel of its own) is not the bug.
+    Test plain = fails_under({});
+    KindsOf kinds_of = [&](const Program& alone) { return option_kinds(least_for(alone)); };
+    std::optional<Located> at = localize(p, fails_under(f.config), &plain, &kinds_of, true);
+    if (at && at->fails_plain) return prefix + op_family(at->op);
+    return prefix + (at && !at->kinds.empty() ? at->kinds : kinds);
+  }
+  std::optional<Located> at = localize(p, fails_under(least), nullptr, nullptr, true);
+  if (!at) return by_outputs(f, p);
   if (at->fused && kind == "value")
     if (auto wrong = wrong_arithmetic(target.command(), fails_under({}))) {
       if (witness) *witness = wrong->witness;

@@ -63,7 +63,8 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 // "target-exit2-pad" for a valid program refused, "target-SIGSEGV-pad" for a crash by a signal,
 // "target-timeout-reduce", as target_kind says; idiv and mod are one way of dividing,
 // "target-division". A failure that needs kernel options and that no node shows alone without
-// them is named by the options' kinds: "target-tile", "target-thread+threads". An engine that
+// them is named by the options' kinds: "target-tile", "target-thread+threads" (those the node
+// where it shows needs computed alone, when one fails alone). An engine that
 // cannot echo the expected values given as one-literal stacks is "target-const": it reads or
 // prints values wrong, whichever op made them. A failure no node shows alone, when one of the
 // engine's i32 arithmetic ops fails alone on edge values, is that op's; `witness`, when given,

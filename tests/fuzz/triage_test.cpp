@@ -519,6 +519,18 @@ TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
                 "target-tile"},
            Case{"unroll_tree_drops_last", "%x = buffer 3\n%r = reduce %x op=add\n", "unroll=3",
                 "target-unroll"},
+           // the options the reduce needs alone, whatever else the program's kernels needed
+           Case{"reduce_block_restarts", "%x = expand 2147483647 shape=[6]\n%r = reduce %x op=add\n",
+                "block=2", "target-block"},
+           Case{"reduce_block_restarts",
+                "%x = buffer 12 slot=5\n%m = reshape %x shape=[6 2]\n%r = reduce %m op=max pop=1\n"
+                "%s = reshape %r shape=[2 1]\n%e = expand %s shape=[2 6]\n"
+                "%v = reshape %e shape=[1 2 6]\n",
+                "thread=2 block=2", "target-block"},
+           Case{"reduce_block_restarts",
+                "%x = buffer 20 slot=5\n%m = reshape %x shape=[10 2]\n%r = reduce %m op=max "
+                "pop=1\n%s = reshape %r shape=[2 1]\n%v = expand %s shape=[2 10]\n",
+                "tile=1:2 block=2", "target-block"},
            // a wrong rule that options only exposed is the op's
            Case{"flip_off_by_one", "%x = buffer 6\n%f = flip %x axes=[0]\n", "upcast=0:2",
                 "target-flip"},
