@@ -585,10 +585,16 @@ Shape not_broadcastable(Shape s) {
   return s;
 }
 
+// A rule, the statement that breaks it (as %broken), and statements it needs before it.
+struct Breaker {
+  std::string rule;
+  std::string statement;
+  std::string helpers = {};
+};
+
 // Breakers for the rest of ir/build.h's checks (signs, dtypes, arities, limits), each broken on
 // its own: every check the type rules make has a program that only it refuses.
-void more_rule_breakers(const UOp& x, const std::string& name,
-                        std::vector<std::pair<std::string, std::string>>& options) {
+void more_rule_breakers(const UOp& x, const std::string& name, std::vector<Breaker>& options) {
   int r = x.rank();
   Shape s = x.shape;
   std::string zeros, negative;  // r offsets: all 0; the first -1
@@ -647,7 +653,32 @@ Program generate(Choices& choices, const GenOptions& options) {
 
 namespace {
 
-using Breaker = std::pair<std::string, std::string>;  // rule, the statement that breaks it
+// An element of x as an offset that its interval, by the rules of LANGUAGE.md §5, leaves
+// outside its range by one at the high end, and one that it leaves outside at the low end:
+// a checker whose rule for an op in x's subgraph gives too narrow an interval (a pad's that
+// forgets the fill, a max's that takes the lower high) accepts one of them. For an i32 value
+// whose interval is neither a point nor wide (a buffer's: any i32).
+void interval_breakers(const UOp& x, const std::string& name, std::vector<Breaker>& options) {
+  constexpr int64_t kWidest = 1 << 16;
+  const Interval& b = x.bounds;
+  if (x.dtype != DType::I32 || x.numel() == 0 || b.hi <= b.lo || b.hi - b.lo > kWidest) return;
+  std::string helpers, element = name;
+  if (x.rank() > 0) {
+    element = "%broken_element";
+    helpers = element + " = index " + name;
+    for (int k = 0; k < x.rank(); ++k) helpers += " 0";
+    helpers += "\n";
+  }
+  // Offsets of a shrink to one element of the room may be 0 ... hi - lo - 1.
+  std::string room =
+      "%broken_room = buffer " + std::to_string(b.hi - b.lo) + " dtype=i32 slot=998\n";
+  auto shifted = [&](int64_t by) {
+    return helpers + "%broken_shift = sub " + element + " " + std::to_string(by) + "\n" + room;
+  };
+  const std::string shrink = "shrink %broken_room %broken_shift shape=[1]";
+  options.push_back({"interval high end", shrink, shifted(b.lo)});     // 0 ... hi - lo
+  options.push_back({"interval low end", shrink, shifted(b.lo + 1)});  // -1 ... hi - lo - 1
+}
 
 std::vector<Breaker> breakers(const Statement& v, size_t expand_axis) {
   const UOp& x = *v.node;
@@ -689,20 +720,21 @@ std::vector<Breaker> breakers(const Statement& v, size_t expand_axis) {
                        }() + " shape=" + dims(x.shape)});
   }
   options.push_back({"stack shapes", "stack " + name + " %broken_other"});
+  interval_breakers(x, name, options);
   more_rule_breakers(x, name, options);
   return options;
 }
 
 // The valid program's text, the helpers `statement` names, then `statement` as %broken.
 Broken with_breaker(const std::string& text, const UOp& x, const Breaker& breaker) {
-  const std::string& statement = breaker.second;
+  const std::string& statement = breaker.statement;
   auto zeros = [](const std::string& helper, DType d, const Shape& shape) {
     return helper + " = expand " + format_literal(Scalar::zero(d)) + " shape=" + dims(shape) + "\n";
   };
   auto names = [&](const char* helper) { return statement.find(helper) != std::string::npos; };
   Shape longer_rank = x.shape;
   longer_rank.push_back(2);
-  std::string helpers;
+  std::string helpers = breaker.helpers;
   if (names("%broken_offset"))
     helpers +=
         "%broken_data = buffer 4 dtype=i32 slot=999\n%broken_offset = index %broken_data 0\n";
@@ -710,7 +742,7 @@ Broken with_breaker(const std::string& text, const UOp& x, const Breaker& breake
   if (names("%broken_real")) helpers += "%broken_real = add 0.5 0.5\n";
   if (names("%broken_cast")) helpers += zeros("%broken_cast", other_dtype(x.dtype), x.shape);
   if (names("%broken_other")) helpers += zeros("%broken_other", x.dtype, longer_rank);
-  return {text + helpers + "%broken = " + statement + "\n", breaker.first};
+  return {text + helpers + "%broken = " + statement + "\n", breaker.rule};
 }
 
 }  // namespace
@@ -722,10 +754,31 @@ std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size
   return out;
 }
 
+std::vector<Broken> interval_rule_breakers(const Program& valid, const Statement& v) {
+  std::vector<Breaker> b;
+  interval_breakers(*v.node, v.name, b);
+  std::string text = print_program(valid);
+  std::vector<Broken> out;
+  for (const Breaker& one : b) out.push_back(with_breaker(text, *v.node, one));
+  return out;
+}
+
 Broken break_one_rule(Choices& c, const Program& valid, const std::string& printed) {
-  std::vector<const Statement*> values;
+  std::vector<const Statement*> values, narrow;
   for (const Statement& s : valid.statements)
     if (!s.is_assert()) values.push_back(&s);
+  for (const Statement* s : values)
+    if (std::vector<Breaker> b; interval_breakers(*s->node, s->name, b), !b.empty())
+      narrow.push_back(s);
+  // The interval breakers test every interval rule of a value's subgraph, where each other
+  // breaker tests one rule; as two of forty breakers of one value in several they would be
+  // drawn once in a hundred programs.
+  if (!narrow.empty() && c.range(0, 3) == 0) {
+    const Statement& v = *c.pick(narrow);
+    std::vector<Breaker> b;
+    interval_breakers(*v.node, v.name, b);
+    return with_breaker(printed, *v.node, c.pick(b));
+  }
   const Statement& v = *c.pick(values);
   size_t expand_axis =
       v.node->rank() >= 1 ? static_cast<size_t>(c.range(0, v.node->rank() - 1)) : 0;

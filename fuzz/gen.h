@@ -44,4 +44,10 @@ Broken break_one_rule(Choices& choices, const Program& valid, const std::string&
 // (`expand_axis`: the axis an expand grows).
 std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size_t expand_axis);
 
+// Of those, the two that test the interval LANGUAGE.md §5 gives v: an element of v as an
+// offset outside its range by one at the high end ("interval high end"), or at the low end. A
+// checker whose interval rule for an op in v's subgraph is too narrow accepts one. None when
+// v is not i32, or its interval is a point or wider than 2^16.
+std::vector<Broken> interval_rule_breakers(const Program& valid, const Statement& v);
+
 }  // namespace uopc

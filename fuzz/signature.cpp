@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -758,6 +759,35 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   return prefix + op_family(at->op);
 }
 
+// A value's interval that the engine's checker makes too narrow (an interval breaker it lets
+// through) is the interval rule's of one op in the value's subgraph: the first node, sources
+// before users, whose own interval breakers it lets through ("interval_pad"). The value's other
+// ops only inherit the narrowing, and whether it showed at the high end or the low end is the
+// program's chance, not another bug.
+std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
+  if (f.detail.find(" interval high end rule") == std::string::npos &&
+      f.detail.find(" interval low end rule") == std::string::npos)
+    return std::nullopt;
+  std::istringstream lines(f.program);
+  std::string valid_text;
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("%broken", 0) != 0) valid_text += line + "\n";
+  Program valid;
+  try {
+    valid = parse_program(valid_text, "valid.uir");
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  for (const UOp* n : topo_order(valid.roots())) {
+    if (n->op == Op::Const || n->op == Op::Buffer) continue;
+    Program alone = single_output(valid, shared_from(n));
+    for (const Broken& b : interval_rule_breakers(alone, alone.statements.back()))
+      if (check_target_rejects(b.text, "breaks the " + b.rule + " rule", target))
+        return "interval_" + std::string(op_name(n->op));
+  }
+  return std::nullopt;
+}
+
 std::string target_rejection_signature(const Failure& f, Target& target) {
   // The engine's answers do not change during a campaign: each worker probes it once.
   static std::map<std::string, std::set<std::string>> probed;
@@ -766,6 +796,11 @@ std::string target_rejection_signature(const Failure& f, Target& target) {
     at->second = rules_let_through([&](const std::string& text) {
       return check_target_rejects(text, "breaks a rule", target).has_value();
     });
+  // A checker that lets rules through on the probes is named by them; one that checks them
+  // all there and still lets a value's interval through has an interval rule wrong.
+  if (at->second.empty())
+    if (std::optional<std::string> op = narrowed_interval(f, target))
+      return "target-rejection-" + *op;
   return by_rule("target-rejection", f, at->second);
 }
 

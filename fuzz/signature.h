@@ -74,7 +74,9 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
 
 // A malformed program an external engine did not refuse (check_target_rejects), named by the
 // type rules it lets through, probed through the engine:
-// "target-rejection-pad_length+shrink_bounds".
+// "target-rejection-pad_length+shrink_bounds". An engine that lets none of them through but
+// accepts an offset outside the interval LANGUAGE.md §5 gives it is named by the op whose
+// interval rule it narrows: "target-rejection-interval_pad".
 std::string target_rejection_signature(const Failure& f, Target& target);
 
 // What went wrong with an external engine: "value" (it printed another value, an assert's

@@ -72,6 +72,8 @@ TEST(Oracles, EachRuleBreakerIsRefusedByItsOwnRule) {
       {"flip axis sign", {"axis -1 is out of range"}},
       {"shrink bounds", {"offset is"}},
       {"shrink provability", {"unprovable"}},
+      {"interval high end", {"bounds it to [0, "}},
+      {"interval low end", {"bounds it to [-1, "}},
       {"shrink size", {"exceeds the axis size"}},
       {"shrink offset sign", {"offset is -1"}},
       {"shrink arity", {"offsets and"}},
@@ -101,7 +103,8 @@ TEST(Oracles, EachRuleBreakerIsRefusedByItsOwnRule) {
   for (const char* text :
        {"%x = buffer 24 dtype=i32\n%m = reshape %x shape=[2 3 4]\n",
         "%x = buffer 6 dtype=f32\n%m = reshape %x shape=[1 6]\n", "%m = stack true false\n",
-        "%m = add 1 2\n", "%x = buffer 0 dtype=f32\n%m = reshape %x shape=[0 3]\n"}) {
+        "%m = add 1 2\n", "%x = buffer 0 dtype=f32\n%m = reshape %x shape=[0 3]\n",
+        "%x = stack 4 -1 2\n%m = pad %x pads=[1 0] value=-3\n", "%m = max -3 7\n"}) {
     Program p = parse_program(text, "valid.uir");
     std::set<std::string> rules;
     for (const Broken& b : rule_breakers(p, p.statements.back(), 0)) {

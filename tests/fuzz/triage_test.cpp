@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <tuple>
 
+#include "fuzz/gen.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
 #include "fuzz/triage.h"
@@ -504,6 +505,42 @@ TEST(TargetSignature, AFusedPairIsNamedByThePairThatFails) {
   }
 }
 
+// A checker whose interval rule for one op is too narrow accepts an offset that the rules of
+// LANGUAGE.md §5 leave out of range by one; the breaker is built on a value that holds the op
+// somewhere in its subgraph, and the signature names the op, at whichever end it showed.
+TEST(TargetSignature, AnIntervalTheCheckerNarrowsIsNamedByItsOp) {
+  struct Case {
+    const char* plant;
+    const char* text;  // the op at fault is not the last
+    const char* signature;
+  };
+  Target correct(std::string(UOPC_BINARY_PATH) + " run --backend tcc", false, 10);
+  for (const Case& c : {
+           Case{"pad_bounds_ignore_fill",
+                "%x = stack 1 2 3\n%p = pad %x pads=[1 1] value=-5\n%q = add %p 1\n",
+                "target-rejection-interval_pad"},
+           Case{"max_interval_lower_high",
+                "%x = stack 1 5\n%y = stack 4 2\n%m = max %x %y\n%q = mul %m 2\n",
+                "target-rejection-interval_max"},
+       }) {
+    Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + c.plant, false,
+                  10);
+    Program valid = parse_program(c.text, "t.uir");
+    std::vector<Broken> broken = interval_rule_breakers(valid, valid.statements.back());
+    ASSERT_EQ(broken.size(), 2u) << c.text;
+    int accepted = 0;
+    for (const Broken& b : broken) {
+      std::string why = "breaks the " + b.rule + " rule";
+      EXPECT_FALSE(check_target_rejects(b.text, why, correct)) << b.text;
+      std::optional<Failure> f = check_target_rejects(b.text, why, target);
+      if (!f) continue;
+      ++accepted;
+      EXPECT_EQ(target_rejection_signature(*f, target), c.signature) << b.text;
+    }
+    EXPECT_EQ(accepted, 1) << c.text;
+  }
+}
+
 // The engine is asked for the campaign's settings in its environment; a failure that needs
 // them is named by the options' kinds when no node fails alone without them, and by the op
 // when one does.
@@ -520,8 +557,9 @@ TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
            Case{"unroll_tree_drops_last", "%x = buffer 3\n%r = reduce %x op=add\n", "unroll=3",
                 "target-unroll"},
            // the options the reduce needs alone, whatever else the program's kernels needed
-           Case{"reduce_block_restarts", "%x = expand 2147483647 shape=[6]\n%r = reduce %x op=add\n",
-                "block=2", "target-block"},
+           Case{"reduce_block_restarts",
+                "%x = expand 2147483647 shape=[6]\n%r = reduce %x op=add\n", "block=2",
+                "target-block"},
            Case{"reduce_block_restarts",
                 "%x = buffer 12 slot=5\n%m = reshape %x shape=[6 2]\n%r = reduce %m op=max pop=1\n"
                 "%s = reshape %r shape=[2 1]\n%e = expand %s shape=[2 6]\n"
