@@ -296,17 +296,6 @@ bool smaller(const std::string& a, const std::string& b) {
          std::make_pair(count_statements(b), b.size());
 }
 
-// Each line of `text` as a .uir comment.
-std::string as_comment(const std::string& text) {
-  std::string out;
-  for (size_t at = 0; at <= text.size();) {
-    size_t end = std::min(text.find('\n', at), text.size());
-    out += "# " + text.substr(at, end - at) + "\n";
-    at = end + 1;
-  }
-  return out;
-}
-
 // The flags that make `uopc fuzz --replay SEED` check the same program the same way.
 std::string replay_flags(const FuzzArgs& a) {
   std::string flags = " --max-elements " + std::to_string(a.max_elements) + " --backend " +
@@ -784,6 +773,7 @@ int run_fuzz(const FuzzArgs& given) {
     throw UserError(
         "--compare, --nan-equal and --signed-zero-equal judge a --target; uopc's "
         "own engines always agree bit for bit");
+  if (!a.target.empty()) require_engine_starts(*make_target(a));
   if (a.replay >= 0) return replay(a);
   if (!a.check.empty()) return check_file(a);
   uint64_t seed =

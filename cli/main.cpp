@@ -611,10 +611,18 @@ int dispatch(int argc, char** argv) {
   reduce->add_option("--oracle", rd.oracle,
                      "engines, memory, cost, composites, roundtrip or rejection");
   reduce->add_option("--plant", rd.plant, "the planted bug the program trips");
-  reduce->add_option("--test", rd.test, "CMD: `CMD FILE` exits 0 while FILE still fails");
+  CLI::Option* test =
+      reduce->add_option("--test", rd.test, "CMD: `CMD FILE` exits 0 while FILE still fails");
+  CLI::Option* target = reduce->add_option(
+      "--target", rd.target,
+      "CMD: shrink while `CMD FILE` disagrees with uopc interp the same way (docs/ENGINES.md)");
+  target->excludes(test);
+  target->excludes(reduce->get_option("--oracle"));  // the engine's failure is the oracle
+  reduce->add_option("--compare", rd.compare, "how --target's outputs are judged: exact or spec")
+      ->needs(target);
   reduce
       ->add_option("--timeout", rd.timeout,
-                   "seconds one run of --test may take (past it: not failing)")
+                   "seconds one run of --test or --target may take (past it: not failing)")
       ->check(positive());
   reduce->add_option("-o,--out", rd.out, "where to write it (default corpus/SIGNATURE.uir)");
   reduce->add_option("--backend", rd.backend,

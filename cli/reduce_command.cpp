@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/source.h"
+#include "fuzz/compare.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
 #include "fuzz/target.h"
@@ -61,6 +62,93 @@ void write_atomically(const std::string& path, const std::string& text) {
   std::filesystem::rename(tmp, target);
 }
 
+ReduceProgress progress_from(int before) {
+  // On stderr: one line each time the program gets smaller.
+  return [before](const Reduced& so_far) {
+    std::fprintf(stderr, "reduce: %d statements -> %d (%d candidates tried)\n", before,
+                 so_far.statements, so_far.candidates_tried);
+  };
+}
+
+double seconds_since(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+// How a target failure reduced: the program, its settings, and how the small one fails.
+struct TargetReduction {
+  Reduced reduced;
+  EngineConfig config;
+  Failure failure;
+  std::string signature;
+};
+
+// A program uopc refuses, that the engine does not: lines go while uopc still refuses the text
+// with the same message and the engine still answers as it did.
+TargetReduction reduce_refused(const std::string& text, const std::string& refusal,
+                               const ReduceArgs& a, Target& target) {
+  std::string why = "uopc refuses (" + refusal.substr(0, refusal.find('\n')) + ")";
+  std::optional<Failure> f = check_target_rejects(text, why, target);
+  if (!f)
+    throw UserError(Location{a.path},
+                    "nothing to reduce: uopc refuses this program and the engine does too (" +
+                        refusal.substr(0, refusal.find('\n')) + ")");
+  Reduced r =
+      reduce_lines(text, fails_target_rejection(target, *f), progress_from(count_statements(text)));
+  if (std::optional<Failure> again = check_target_rejects(r.text, why, target)) f = again;
+  return {r, {}, *f, target_rejection_signature(*f, target)};
+}
+
+// A valid program the engine gets wrong: it shrinks, and so do the settings, while the engine
+// still fails it the same way (fails_target).
+TargetReduction reduce_valid(const Program& p, const ReduceArgs& a, Target& target) {
+  EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
+  std::optional<Failure> f = check_target(p, target, nullptr, config);
+  if (!f)
+    throw UserError(Location{p.file},
+                    "nothing to reduce: the engine agrees with uopc interp on "
+                    "this program (compared " +
+                        target.comparison().name() + ", " + config.flags() + ")");
+  Minimized m = minimize(
+      p, config, [&](const EngineConfig& c) { return fails_target(target, *f, c); },
+      progress_from(count_statements(read_source(a.path))));
+  Program small = parse_program(m.reduced.text, "reduced.uir");
+  if (std::optional<Failure> g = check_target(small, target, nullptr, m.config)) f = g;
+  return {m.reduced, m.config, *f, target_signature(*f, small, target)};
+}
+
+// `uopc reduce FILE --target CMD`: shrinks a program an external engine gets wrong, as a
+// campaign's --minimize does, and writes it with the line that replays it.
+int reduce_through_target(const ReduceArgs& a) {
+  Target target(a.target, false, a.timeout);
+  target.set_comparison(parse_comparison(a.compare, false, false));
+  require_engine_starts(target);
+  std::string text = read_source(a.path);
+  auto started = std::chrono::steady_clock::now();
+  std::optional<Program> p;
+  std::string refusal;
+  try {
+    p = parse_program(text, a.path);
+  } catch (const UserError& e) {
+    refusal = e.what();
+  }
+  TargetReduction t = p ? reduce_valid(*p, a, target) : reduce_refused(text, refusal, a, target);
+  std::string path = a.out.empty() ? "corpus/" + t.signature + ".uir" : a.out;
+  std::string compare = target.comparison().flags();
+  std::string header = "# reduced by uopc reduce from " + a.path + ": the " + t.failure.oracle +
+                       " oracle fails: " + t.failure.detail + "\n# signature: " + t.signature +
+                       "\n# compared: " + target.comparison().name() +
+                       "\n# replay: uopc fuzz --check " + path + " --target " +
+                       shell_quote(a.target) + (compare.empty() ? "" : " " + compare) + " " +
+                       t.config.flags() + "\n";
+  if (!t.failure.log.empty())
+    header += "# the engine's last lines on stderr:\n" + as_comment(t.failure.log);
+  write_atomically(path, header + t.reduced.text);
+  std::printf("reduced %d statements to %d (%d candidates tried, %.1f s%s): %s\n",
+              count_statements(text), t.reduced.statements, t.reduced.candidates_tried,
+              seconds_since(started), t.reduced.one_minimal ? ", 1-minimal" : "", path.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int run_reduce(const ReduceArgs& a) {
@@ -71,6 +159,7 @@ int run_reduce(const ReduceArgs& a) {
                       "' (see uopc fuzz --list-plants)");
     set_plant(*p);
   }
+  if (!a.target.empty()) return reduce_through_target(a);
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   if (!backend) throw UserError("--backend takes cc or tcc, not '" + a.backend + "'");
   Program p = load_program(a.path);
@@ -113,11 +202,7 @@ int run_reduce(const ReduceArgs& a) {
             " to begin with");
   }
   auto started = std::chrono::steady_clock::now();
-  // Progress on stderr: one line each time the program gets smaller.
-  ReduceProgress progress = [before](const Reduced& so_far) {
-    std::fprintf(stderr, "reduce: %d statements -> %d (%d candidates tried)\n", before,
-                 so_far.statements, so_far.candidates_tried);
-  };
+  ReduceProgress progress = progress_from(before);
   Reduced r;
   EngineConfig before_config = config;
   if (oracle == "rejection") {
@@ -132,8 +217,7 @@ int run_reduce(const ReduceArgs& a) {
   } else {
     r = reduce_program(p, interesting, progress);
   }
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  double seconds = seconds_since(started);
   std::string test_output;
   if (!private_dir.empty()) {
     interesting(r.text);  // once more, so the output kept is the reduced program's

@@ -9,12 +9,14 @@ struct ReduceArgs {
   std::string path;
   std::string oracle;  // default: the first oracle the program fails
   std::string plant;
-  std::string test;  // external interestingness command: `CMD FILE` exits 0 while failing
-  std::string out;   // default: corpus/SIGNATURE.uir
+  std::string test;    // external interestingness command: `CMD FILE` exits 0 while failing
+  std::string target;  // an external engine (docs/ENGINES.md) that disagrees with uopc interp
+  std::string compare = "exact";  // how --target's outputs are judged (fuzz/compare.h)
+  std::string out;                // default: corpus/SIGNATURE.uir
   std::string backend = "tcc";
   std::string opts = "none";  // how the compiled engine runs the program (--check, reduce)
   int threads = 1;
-  double timeout = 60;  // seconds one run of --test may take; a run past it is not a failure
+  double timeout = 60;  // seconds one run of --test or --target may take
 };
 
 int run_reduce(const ReduceArgs& args);

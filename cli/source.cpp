@@ -1,5 +1,6 @@
 #include "cli/source.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -37,6 +38,17 @@ void make_directory(const std::string& path, const std::string& flag) {
 
 Program load_program(const std::string& path) {
   return parse_program(read_source(path), path == "-" ? "<stdin>" : path);
+}
+
+// Each line of `text` as a .uir comment.
+std::string as_comment(const std::string& text) {
+  std::string out;
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = std::min(text.find('\n', at), text.size());
+    out += "# " + text.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  return out;
 }
 
 }  // namespace uopc::cli

@@ -17,4 +17,7 @@ void make_directory(const std::string& path, const std::string& flag);
 // read_source + parse_program, with "<stdin>" as the file name for "-".
 Program load_program(const std::string& path);
 
+// Each line of `text` as a .uir comment.
+std::string as_comment(const std::string& text);
+
 }  // namespace uopc::cli

@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "ir/error.h"
+
 namespace uopc {
 namespace {
 
@@ -276,6 +278,14 @@ TargetAnswer Target::run_persistent(const std::string& file, const Environment& 
   }
   a.err_tail = stderr_since(err_start);
   return a;
+}
+
+void require_engine_starts(Target& target) {
+  TargetAnswer a = target.run("%x = stack 1\n");
+  if (a.kind != TargetAnswer::Kind::Exited || (a.code != 126 && a.code != 127)) return;
+  std::string why = a.err_tail.substr(0, a.err_tail.find('\n'));
+  throw UserError("--target: '" + target.command() + "' cannot be started (exit " +
+                  std::to_string(a.code) + (why.empty() ? "" : ": " + why) + ")");
 }
 
 }  // namespace uopc

@@ -25,12 +25,19 @@ constexpr int kUnsupported = 77;
 // The status of a program that does not parse or type-check (LANGUAGE.md §6).
 constexpr int kRefused = 2;
 
+class Target;
+
 struct TargetAnswer {
   enum class Kind { Exited, Signaled, TimedOut } kind = Kind::Exited;
   int code = 0;          // the exit status, or the signal that ended it
   std::string out;       // what it printed for the program
   std::string err_tail;  // the last lines of its stderr for the program
 };
+
+// Throws UserError when the engine cannot be started at all: run on a one-literal program, the
+// shell answers 126 (not executable) or 127 (not found). Every program would fail that way,
+// and none of those failures would be the engine's.
+void require_engine_starts(Target& target);
 
 // "exited 3", "killed by signal 11 (SEGV)", "ran past the 10 s time limit".
 std::string describe(const TargetAnswer& a, double time_limit);

@@ -345,6 +345,67 @@ TEST(ReduceCli, RefusesAProgramThatDoesNotFail) {
   EXPECT_NE(c.err.find("nothing to reduce: every oracle agrees"), std::string::npos) << c.err;
 }
 
+// A hand-written test, as the course writes them (values checked by assert against literals),
+// that an external engine gets wrong, shrinks through that engine with --target; the
+// reproducer's replay line fails against it and passes against a correct engine.
+TEST(ReduceCli, ShrinksThroughAnExternalEngine) {
+  std::string in = ::testing::TempDir() + "/row-max.uir";
+  std::ofstream(in) << "# each row minus its max\n"
+                       "%m = stack 1 5 2 7 3 0 4 4 9 8 6 2\n%a = reshape %m shape=[3 4]\n"
+                       "%t = permute %a order=[1 0]\n%mx = reduce %t op=max pop=1\n"
+                       "%c = reshape %mx shape=[3 1]\n%e = expand %c shape=[3 4]\n"
+                       "%d = sub %a %e\n%want = stack -6 -2 -5 0 -1 -4 0 0 0 -1 -3 -7\n"
+                       "%w = reshape %want shape=[3 4]\n%ok = assert %d %w\n";
+  std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
+  std::string engine = run + " --plant reduce_trailing_axes";
+  std::string out = ::testing::TempDir() + "/row-max-reduced.uir";
+  auto c = run_uopc("reduce " + in + " --target '" + engine + "' -o " + out);
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  EXPECT_NE(c.err.find("reduce: "), std::string::npos) << c.err;  // progress
+  std::string text = testing::read_file(out);
+  EXPECT_LE(count_statements(text), 4) << text;
+  EXPECT_NE(text.find("# signature: target-reduce\n"), std::string::npos) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
+  EXPECT_EQ(run_uopc("fuzz --check " + out + " --target '" + run + "'").exit_code, 0) << text;
+  // a program the engine gets right is refused, naming the file
+  auto right = run_uopc("reduce " + in + " --target '" + run + "'");
+  EXPECT_EQ(right.exit_code, 2) << right.out << right.err;
+  EXPECT_NE(right.err.find("row-max.uir: error: nothing to reduce: the engine agrees"),
+            std::string::npos)
+      << right.err;
+}
+
+// A program uopc refuses that the engine runs shrinks by lines, uopc still refusing it the
+// same way: here an offset whose interval the engine's pad rule makes too narrow.
+TEST(ReduceCli, ShrinksAMalformedProgramAnEngineRuns) {
+  std::string in = ::testing::TempDir() + "/pad-offset.uir";
+  std::ofstream(in) << "%x = stack 1 2 3\n%p = pad %x pads=[1 1] value=-5\n%n = neg %x\n"
+                       "%o = index %p 0\n%y = buffer 8\n%s = shrink %y %o shape=[4]\n";
+  std::string engine = std::string(UOPC_BINARY_PATH) + " run --plant pad_bounds_ignore_fill";
+  std::string out = ::testing::TempDir() + "/pad-offset-reduced.uir";
+  auto c = run_uopc("reduce " + in + " --target '" + engine + "' -o " + out);
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  std::string text = testing::read_file(out);
+  EXPECT_EQ(text.find(" = neg "), std::string::npos) << text;
+  EXPECT_EQ(run_uopc("check " + out).exit_code, 2) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
+}
+
+// An engine command that cannot be started (not found, not executable) is a mistake in the
+// command line, not a failure of every program: every subcommand that takes --target says so.
+TEST(FuzzTarget, AnEngineThatCannotStartIsAUserError) {
+  std::string in = ::testing::TempDir() + "/one.uir";
+  std::ofstream(in) << "%x = stack 1 2\n";
+  for (const std::string& command : {std::string("fuzz --seconds 5 --target /nonexistent/engine"),
+                                     "fuzz --check " + in + " --target /nonexistent/engine",
+                                     "reduce " + in + " --target /nonexistent/engine",
+                                     "fuzz --check " + in + " --target " + in}) {
+    auto c = run_uopc(command);
+    EXPECT_EQ(c.exit_code, 2) << command << "\n" << c.out << c.err;
+    EXPECT_NE(c.err.find("cannot be started (exit 12"), std::string::npos) << command << c.err;
+  }
+}
+
 int count_lines_starting(const std::string& text, const std::string& prefix) {
   int n = 0;
   for (size_t at = 0; (at = text.find(prefix, at)) != std::string::npos; at += prefix.size())
