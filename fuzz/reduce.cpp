@@ -167,9 +167,10 @@ UOpRef fitted(const UOpRef& src, const Shape& shape) try {
   return nullptr;
 }
 
-// Each stack of several operands with its first or its second half of them left out (and, once
-// it is short, each one alone), as text: a literal tensor becomes a smaller one wherever what
-// reads it still types (an output, say).
+// Each stack of several operands with its first or its second half of them left out (and, up
+// to 16 operands, each one alone), as text: a literal tensor becomes a smaller one wherever what
+// reads it still types (an output, say). A half may lose what the failure needs (the one inf
+// at its place among nine literals) where one operand less keeps it.
 std::vector<std::string> shorter_stacks(const std::string& text) {
   std::vector<std::string> out;
   for (size_t start = 0; start < text.size();) {
@@ -196,7 +197,7 @@ std::vector<std::string> shorter_stacks(const std::string& text) {
       };
       size_t n = operands.size(), half = n / 2;
       if (half > 0) without(0, half), without(half, n);
-      for (size_t k = 0; n > 2 && n <= 8 && k < n; ++k) without(k, k + 1);
+      for (size_t k = 0; n > 2 && n <= 16 && k < n; ++k) without(k, k + 1);
     }
     start = end + 1;
   }

@@ -505,6 +505,29 @@ TEST(TargetSignature, AFusedPairIsNamedByThePairThatFails) {
   }
 }
 
+// A failure through a target that needed options shrinks to one that does not, when a smaller
+// program fails without them: then the op is wrong, not the options. A wrong simplifier rule
+// decides a stack's select under an upcast of nine literals here; neither half of the nine
+// fails, eight do, and fewer fail without options.
+TEST(TargetSignature, AFailureThatShrinksToOneWithoutOptionsIsTheOps) {
+  Target target(
+      std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant compare_bounds_touching", false,
+      10);
+  Program p = parse_program("%v = stack 0.0 0.0 0.0 0.0 0.0 0.0 inf 0.0 0.0\n", "t.uir");
+  EngineConfig upcast{parse_opts_choice("upcast=0:3", "opts"), 1};
+  ASSERT_FALSE(check_target(p, target));
+  std::optional<Failure> f = check_target(p, target, nullptr, upcast);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(target_signature(*f, p, target), "target-upcast");
+  Minimized m =
+      minimize(p, upcast, [&](const EngineConfig& c) { return fails_target(target, *f, c); });
+  EXPECT_EQ(m.config.flags(), EngineConfig{}.flags()) << m.reduced.text;
+  Program small = parse_program(m.reduced.text, "small.uir");
+  std::optional<Failure> g = check_target(small, target, nullptr, m.config);
+  ASSERT_TRUE(g) << m.reduced.text;
+  EXPECT_EQ(target_signature(*g, small, target), "target-stack") << m.reduced.text;
+}
+
 // A checker whose interval rule for one op is too narrow accepts an offset that the rules of
 // LANGUAGE.md §5 leave out of range by one; the breaker is built on a value that holds the op
 // somewhere in its subgraph, and the signature names the op, at whichever end it showed.
