@@ -76,7 +76,8 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
 // type rules it lets through, probed through the engine:
 // "target-rejection-pad_length+shrink_bounds". An engine that lets none of them through but
 // accepts an offset outside the interval LANGUAGE.md §5 gives it is named by the op whose
-// interval rule it narrows: "target-rejection-interval_pad".
+// interval rule it narrows: "target-interval_pad". A value failure no node shows alone, in a
+// program that holds an op whose interval the engine's checker narrows, has the same name.
 std::string target_rejection_signature(const Failure& f, Target& target);
 
 // What went wrong with an external engine: "value" (it printed another value, an assert's
