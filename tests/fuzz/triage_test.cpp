@@ -17,6 +17,19 @@
 namespace uopc {
 namespace {
 
+// uopc run with a planted bug, as an external engine.
+Target planted_engine(const std::string& plant) {
+  return Target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + plant, false, 10);
+}
+
+// The signature of the failure `text` shows through planted_engine(plant); "" when it passes.
+std::string target_signature_of(const std::string& plant, const std::string& text) {
+  Target target = planted_engine(plant);
+  Program p = parse_program(text, "t.uir");
+  std::optional<Failure> f = check_target(p, target);
+  return f ? target_signature(*f, p, target) : "";
+}
+
 class Planted : public ::testing::Test {
  protected:
   void TearDown() override { set_plant(Plant::None); }
@@ -454,8 +467,7 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
            Case{"print_f32_short", "%x = stack 2.0 3.0\n%s = sqrt %x\n", "target-const"},
            Case{"print_f32_short", "%x = stack 3.0 7.0\n%r = recip %x\n", "target-const"},
        }) {
-    Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + c.plant, false,
-                  10);
+    Target target = planted_engine(c.plant);
     Program p = parse_program(c.text, "t.uir");
     std::optional<Failure> f = check_target(p, target);
     ASSERT_TRUE(f) << c.text;
@@ -466,8 +478,7 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
 // A fused failure named by an arithmetic op the program does not hold comes with a witness:
 // the op alone, failing, which the campaign writes as the reproducer instead.
 TEST(TargetSignature, AnArithmeticNameComesWithAProgramThatHoldsTheOp) {
-  Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant floordiv_truncates",
-                false, 10);
+  Target target = planted_engine("floordiv_truncates");
   Program p = parse_program(
       "%x = buffer 4 dtype=i32\n%m = reshape %x shape=[2 2]\n%t = permute %m order=[1 0]\n"
       "%f = reshape %t shape=[4]\n%v = flip %f axes=[0]\n",
@@ -485,8 +496,7 @@ TEST(TargetSignature, AnArithmeticNameComesWithAProgramThatHoldsTheOp) {
 // no op alone: every program it shows in (a sum by a mul or an add, a // or a %) is named by
 // the first pair of ops that fails on the probe values, and comes with that pair as witness.
 TEST(TargetSignature, AFusedPairIsNamedByThePairThatFails) {
-  Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant divmod_split_unchecked",
-                false, 10);
+  Target target = planted_engine("divmod_split_unchecked");
   for (const char* text :
        {"%t0 = stack 0 2147483647 0 0 0\n%t1 = expand -2 shape=[5]\n%t2 = add %t0 %t1\n"
         "%t3 = expand 3 shape=[5]\n%v2 = idiv %t2 %t3\n",
@@ -510,9 +520,7 @@ TEST(TargetSignature, AFusedPairIsNamedByThePairThatFails) {
 // decides a stack's select under an upcast of nine literals here; neither half of the nine
 // fails, eight do, and fewer fail without options.
 TEST(TargetSignature, AFailureThatShrinksToOneWithoutOptionsIsTheOps) {
-  Target target(
-      std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant compare_bounds_touching", false,
-      10);
+  Target target = planted_engine("compare_bounds_touching");
   Program p = parse_program("%v = stack 0.0 0.0 0.0 0.0 0.0 0.0 inf 0.0 0.0\n", "t.uir");
   EngineConfig upcast{parse_opts_choice("upcast=0:3", "opts"), 1};
   ASSERT_FALSE(check_target(p, target));
@@ -546,8 +554,7 @@ TEST(TargetSignature, AnIntervalTheCheckerNarrowsIsNamedByItsOp) {
                 "%x = stack 1 5\n%y = stack 4 2\n%m = max %x %y\n%q = mul %m 2\n",
                 "target-interval_max"},
        }) {
-    Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + c.plant, false,
-                  10);
+    Target target = planted_engine(c.plant);
     Program valid = parse_program(c.text, "t.uir");
     std::vector<Broken> broken = interval_rule_breakers(valid, valid.statements.back());
     ASSERT_EQ(broken.size(), 2u) << c.text;
@@ -568,23 +575,14 @@ TEST(TargetSignature, AnIntervalTheCheckerNarrowsIsNamedByItsOp) {
 // the program holds, is that interval's bug: the engine's rewrites trust the interval as its
 // checker does. Here max's wrong high end lets an idiv by 64 be written as C's division.
 TEST(TargetSignature, AFusedFailureOfANarrowedIntervalIsNamedByIt) {
-  Target target(
-      std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant max_interval_lower_high", false,
-      10);
-  Program p = parse_program(
-      "%t0 = stack -2147483648 0 0 0 0 0 0 -3 0 0 0\n%t1 = expand -3 shape=[11]\n"
-      "%t2 = max %t0 %t1\n%t3 = expand 64 shape=[11]\n%v = idiv %t2 %t3\n",
-      "t.uir");
-  std::optional<Failure> f = check_target(p, target);
-  ASSERT_TRUE(f);
-  EXPECT_EQ(target_signature(*f, p, target), "target-interval_max");
+  EXPECT_EQ(target_signature_of("max_interval_lower_high",
+                                "%t0 = stack -2147483648 0 0 0 0 0 0 -3 0 0 0\n"
+                                "%t1 = expand -3 shape=[11]\n%t2 = max %t0 %t1\n"
+                                "%t3 = expand 64 shape=[11]\n%v = idiv %t2 %t3\n"),
+            "target-interval_max");
   // an engine whose intervals are right names it by the arithmetic it gets wrong, as before
-  Target division(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant floordiv_truncates",
-                  false, 10);
-  Program q = parse_program("%x = stack -1 -3 5\n%v = idiv %x 2\n", "t.uir");
-  std::optional<Failure> g = check_target(q, division);
-  ASSERT_TRUE(g);
-  EXPECT_EQ(target_signature(*g, q, division), "target-division");
+  EXPECT_EQ(target_signature_of("floordiv_truncates", "%x = stack -1 -3 5\n%v = idiv %x 2\n"),
+            "target-division");
 }
 
 // The engine is asked for the campaign's settings in its environment; a failure that needs
@@ -619,8 +617,7 @@ TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
            Case{"flip_off_by_one", "%x = buffer 6\n%f = flip %x axes=[0]\n", "upcast=0:2",
                 "target-flip"},
        }) {
-    Target target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + c.plant, false,
-                  10);
+    Target target = planted_engine(c.plant);
     Program p = parse_program(c.text, "t.uir");
     EngineConfig config{parse_opts_choice(c.opts, "opts"), 1};
     std::optional<Failure> f = check_target(p, target, nullptr, config);
@@ -642,8 +639,7 @@ TEST(TargetOracle, AReduceFoldedAsTheSettingsAskIsNoFailure) {
   Target in_order(std::string(UOPC_BINARY_PATH) + " run --backend tcc --opts none", false, 10);
   EXPECT_FALSE(check_target(p, in_order, nullptr, tree));
   // a tree of three partial sums that drops the third is neither
-  Target wrong(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant unroll_tree_drops_last",
-               false, 10);
+  Target wrong = planted_engine("unroll_tree_drops_last");
   Program three = parse_program("%x = buffer 3\n%r = reduce %x op=add\n", "t.uir");
   EXPECT_TRUE(check_target(three, wrong, nullptr, {parse_opts_choice("unroll=3", "opts"), 1}));
 }
