@@ -448,6 +448,13 @@ std::string by_rule(const std::string& prefix, const Failure& f, std::set<std::s
   size_t a = f.detail.find(from), b = f.detail.rfind(to);
   if (rules.empty() && a != std::string::npos && b != std::string::npos && b > a)
     rules.insert(rule_word(f.detail.substr(a + from.size(), b - a - from.size())));
+  // A program of one's own that uopc refuses ("uopc refuses (f.uir:5:16: error: shrink: ...)")
+  // breaks a rule of the op its message names.
+  size_t e = f.detail.find("error: ");
+  size_t colon = e == std::string::npos ? e : f.detail.find(':', e + 7);
+  if (rules.empty() && colon != std::string::npos)
+    if (std::optional<Op> op = parse_op(f.detail.substr(e + 7, colon - e - 7)))
+      rules.insert(std::string(op_name(*op)));
   std::string out = prefix;
   for (const std::string& rule : rules) out += (out == prefix ? "-" : "+") + rule;
   // A file name stays short: a checker that lets many rules through is named by how many.

@@ -387,6 +387,7 @@ TEST(ReduceCli, ShrinksAMalformedProgramAnEngineRuns) {
   ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
   std::string text = testing::read_file(out);
   EXPECT_EQ(text.find(" = neg "), std::string::npos) << text;
+  EXPECT_NE(text.find("# signature: target-rejection-shrink\n"), std::string::npos) << text;
   EXPECT_EQ(run_uopc("check " + out).exit_code, 2) << text;
   EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
