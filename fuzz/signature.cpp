@@ -724,14 +724,27 @@ std::optional<WrongArithmetic> wrong_arithmetic(const std::string& engine, const
   return std::nullopt;
 }
 
+// The type rules an engine lets through (rules_let_through). Its answers do not change during
+// a campaign: each worker probes it once.
+const std::set<std::string>& rules_engine_lets_through(Target& target) {
+  static std::map<std::string, std::set<std::string>> probed;
+  auto [at, fresh] = probed.try_emplace(target.command());
+  if (fresh)
+    at->second = rules_let_through([&](const std::string& text) {
+      return check_target_rejects(text, "breaks a rule", target).has_value();
+    });
+  return at->second;
+}
+
 // The ops whose interval rule an engine's checker makes too narrow: each op alone on small
 // literal operands of mixed signs (a pad with a fill outside them), its value's interval
 // breakers handed to the engine. Asked once per engine: its answers do not change during a
-// campaign.
+// campaign. None for an engine that does not check the type rules at all (an adapter that
+// trusts uopc's checks): it would let every interval through.
 const std::set<Op>& narrowed_interval_ops(Target& target) {
   static std::map<std::string, std::set<Op>> probed;
   auto [at, fresh] = probed.try_emplace(target.command());
-  if (!fresh) return at->second;
+  if (!fresh || !rules_engine_lets_through(target).empty()) return at->second;
   const std::string operands = "%a = stack -3 2 0\n%b = stack -4 5 1\n%c = stack true false true\n";
   for (const char* value :
        {"add %a %b", "sub %a %b", "mul %a %b", "max %a %b", "min %a %b", "neg %a", "idiv %a 2",
@@ -824,18 +837,12 @@ std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
 }
 
 std::string target_rejection_signature(const Failure& f, Target& target) {
-  // The engine's answers do not change during a campaign: each worker probes it once.
-  static std::map<std::string, std::set<std::string>> probed;
-  auto [at, fresh] = probed.try_emplace(target.command());
-  if (fresh)
-    at->second = rules_let_through([&](const std::string& text) {
-      return check_target_rejects(text, "breaks a rule", target).has_value();
-    });
+  const std::set<std::string>& let_through = rules_engine_lets_through(target);
   // A checker that lets rules through on the probes is named by them; one that checks them
   // all there and still lets a value's interval through has an interval rule wrong.
-  if (at->second.empty())
+  if (let_through.empty())
     if (std::optional<std::string> op = narrowed_interval(f, target)) return "target-" + *op;
-  return by_rule("target-rejection", f, at->second);
+  return by_rule("target-rejection", f, let_through);
 }
 
 namespace {

@@ -1,8 +1,10 @@
 // One bug, one signature: how failures are named and grouped, and how the engine settings a
 // failure needs are reduced. (That reduced programs are 1-minimal: tests/fuzz/reduce_test.cpp.)
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
 #include <tuple>
 
 #include "fuzz/gen.h"
@@ -583,6 +585,25 @@ TEST(TargetSignature, AFusedFailureOfANarrowedIntervalIsNamedByIt) {
   // an engine whose intervals are right names it by the arithmetic it gets wrong, as before
   EXPECT_EQ(target_signature_of("floordiv_truncates", "%x = stack -1 -3 5\n%v = idiv %x 2\n"),
             "target-division");
+}
+
+// An engine that checks no type rule lets every interval through: that says nothing of its
+// intervals, and a fused failure of it is named by its arithmetic as before.
+TEST(TargetSignature, AnEngineThatChecksNothingHasNoNarrowedInterval) {
+  std::string engine = ::testing::TempDir() + "/runs-everything.sh";
+  std::ofstream(engine) << "#!/bin/sh\n"
+                        << UOPC_BINARY_PATH
+                        << " run --backend tcc --plant divmod_split_unchecked \"$1\"\n"
+                           "status=$?\n[ $status = 2 ] && exit 0\nexit $status\n";
+  ::chmod(engine.c_str(), 0755);
+  Target target(engine, false, 10);
+  Program p = parse_program(
+      "%t0 = stack 0 2147483647 0 0 0\n%t1 = expand -2 shape=[5]\n%t2 = add %t0 %t1\n"
+      "%t3 = expand 3 shape=[5]\n%v2 = idiv %t2 %t3\n",
+      "t.uir");
+  std::optional<Failure> f = check_target(p, target);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(target_signature(*f, p, target), "target-add-division");
 }
 
 // The engine is asked for the campaign's settings in its environment; a failure that needs
