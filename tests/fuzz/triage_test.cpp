@@ -24,12 +24,16 @@ Target planted_engine(const std::string& plant) {
   return Target(std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant " + plant, false, 10);
 }
 
-// The signature of the failure `text` shows through planted_engine(plant); "" when it passes.
-std::string target_signature_of(const std::string& plant, const std::string& text) {
-  Target target = planted_engine(plant);
+// The signature of the failure `text` shows through `target`; "" when it passes.
+std::string signature_through(Target& target, const std::string& text) {
   Program p = parse_program(text, "t.uir");
   std::optional<Failure> f = check_target(p, target);
   return f ? target_signature(*f, p, target) : "";
+}
+
+std::string target_signature_of(const std::string& plant, const std::string& text) {
+  Target target = planted_engine(plant);
+  return signature_through(target, text);
 }
 
 class Planted : public ::testing::Test {
@@ -597,13 +601,10 @@ TEST(TargetSignature, AnEngineThatChecksNothingHasNoNarrowedInterval) {
                            "status=$?\n[ $status = 2 ] && exit 0\nexit $status\n";
   ::chmod(engine.c_str(), 0755);
   Target target(engine, false, 10);
-  Program p = parse_program(
-      "%t0 = stack 0 2147483647 0 0 0\n%t1 = expand -2 shape=[5]\n%t2 = add %t0 %t1\n"
-      "%t3 = expand 3 shape=[5]\n%v2 = idiv %t2 %t3\n",
-      "t.uir");
-  std::optional<Failure> f = check_target(p, target);
-  ASSERT_TRUE(f);
-  EXPECT_EQ(target_signature(*f, p, target), "target-add-division");
+  EXPECT_EQ(signature_through(target,
+                              "%t0 = stack 0 2147483647 0 0 0\n%t1 = expand -2 shape=[5]\n"
+                              "%t2 = add %t0 %t1\n%t3 = expand 3 shape=[5]\n%v = idiv %t2 %t3\n"),
+            "target-add-division");
 }
 
 // The engine is asked for the campaign's settings in its environment; a failure that needs
