@@ -19,6 +19,7 @@
 #include "ir/error.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
+#include "ir/print.h"
 
 namespace uopc::cli {
 namespace {
@@ -85,11 +86,11 @@ struct TargetReduction {
 // A program uopc refuses, that the engine does not: lines go while uopc still refuses the text
 // with the same message and the engine still answers as it did.
 TargetReduction reduce_refused(const std::string& text, const std::string& refusal,
-                               const ReduceArgs& a, Target& target) {
+                               const std::string& file, Target& target) {
   std::string why = "uopc refuses (" + refusal.substr(0, refusal.find('\n')) + ")";
   std::optional<Failure> f = check_target_rejects(text, why, target);
   if (!f)
-    throw UserError(Location{a.path},
+    throw UserError(Location{file},
                     "nothing to reduce: uopc refuses this program and the engine does too (" +
                         refusal.substr(0, refusal.find('\n')) + ")");
   Reduced r =
@@ -110,7 +111,7 @@ TargetReduction reduce_valid(const Program& p, const ReduceArgs& a, Target& targ
                         target.comparison().name() + ", " + config.flags() + ")");
   Minimized m = minimize(
       p, config, [&](const EngineConfig& c) { return fails_target(target, *f, c); },
-      progress_from(count_statements(read_source(a.path))));
+      progress_from(count_statements(print_program(p))));
   Program small = parse_program(m.reduced.text, "reduced.uir");
   if (std::optional<Failure> g = check_target(small, target, nullptr, m.config)) f = g;
   return {m.reduced, m.config, *f, target_signature(*f, small, target)};
@@ -123,18 +124,19 @@ int reduce_through_target(const ReduceArgs& a) {
   target.set_comparison(parse_comparison(a.compare, false, false));
   require_engine_starts(target);
   std::string text = read_source(a.path);
+  std::string name = a.path == "-" ? "<stdin>" : a.path;  // as load_program names it
   auto started = std::chrono::steady_clock::now();
   std::optional<Program> p;
   std::string refusal;
   try {
-    p = parse_program(text, a.path);
+    p = parse_program(text, name);
   } catch (const UserError& e) {
     refusal = e.what();
   }
-  TargetReduction t = p ? reduce_valid(*p, a, target) : reduce_refused(text, refusal, a, target);
+  TargetReduction t = p ? reduce_valid(*p, a, target) : reduce_refused(text, refusal, name, target);
   std::string path = a.out.empty() ? "corpus/" + t.signature + ".uir" : a.out;
   std::string compare = target.comparison().flags();
-  std::string header = "# reduced by uopc reduce from " + a.path + ": the " + t.failure.oracle +
+  std::string header = "# reduced by uopc reduce from " + name + ": the " + t.failure.oracle +
                        " oracle fails: " + t.failure.detail + "\n# signature: " + t.signature +
                        "\n# compared: " + target.comparison().name() +
                        "\n# replay: uopc fuzz --check " + path + " --target " +

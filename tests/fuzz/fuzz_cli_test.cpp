@@ -373,6 +373,11 @@ TEST(ReduceCli, ShrinksThroughAnExternalEngine) {
   EXPECT_NE(right.err.find("row-max.uir: error: nothing to reduce: the engine agrees"),
             std::string::npos)
       << right.err;
+  // from standard input, named as every command names it
+  auto piped = run_uopc("reduce - --target '" + engine + "' -o " + out, testing::read_file(in));
+  ASSERT_EQ(piped.exit_code, 0) << piped.out << piped.err;
+  EXPECT_EQ(testing::read_file(out).rfind("# reduced by uopc reduce from <stdin>: ", 0), 0u);
+  EXPECT_LE(count_statements(testing::read_file(out)), 4);
 }
 
 // A program uopc refuses that the engine runs shrinks by lines, uopc still refusing it the
