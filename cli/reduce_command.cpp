@@ -164,7 +164,9 @@ int run_reduce(const ReduceArgs& a) {
   if (!a.target.empty()) return reduce_through_target(a);
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   if (!backend) throw UserError("--backend takes cc or tcc, not '" + a.backend + "'");
-  Program p = load_program(a.path);
+  // Read once: standard input ("-") can be read only once.
+  const std::string source = read_source(a.path);
+  Program p = parse_program(source, a.path == "-" ? "<stdin>" : a.path);
 
   std::string oracle = a.oracle, detail, signature;
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
@@ -192,8 +194,8 @@ int run_reduce(const ReduceArgs& a) {
     signature = failure_signature(*f, p, *backend, config);
     interesting = fails_oracle(oracle, *backend, signature, config, &p);
   }
-  int before = count_statements(read_source(a.path));
-  if (!interesting(read_source(a.path))) {
+  int before = count_statements(source);
+  if (!interesting(source)) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g", a.timeout);
     throw UserError(
@@ -208,7 +210,7 @@ int run_reduce(const ReduceArgs& a) {
   Reduced r;
   EngineConfig before_config = config;
   if (oracle == "rejection") {
-    r = reduce_lines(read_source(a.path), interesting, progress);
+    r = reduce_lines(source, interesting, progress);
   } else if (!signature.empty()) {  // the engine settings shrink too
     Minimized m = minimize(
         p, config,

@@ -298,6 +298,12 @@ TEST(ReduceCli, WritesASmallReproducerWithAHeader) {
                 .exit_code,
             1);
   EXPECT_EQ(testing::run_uopc("diff --check-bounds --backend tcc " + out).exit_code, 0);
+  // the same from standard input, which can be read only once
+  auto piped =
+      testing::run_uopc("reduce --plant permute_inverse -o " + out + " -", testing::read_file(in));
+  ASSERT_EQ(piped.exit_code, 0) << piped.out << piped.err;
+  EXPECT_EQ(testing::read_file(out).rfind("# reduced by uopc reduce from <stdin>: ", 0), 0u);
+  EXPECT_LE(count_statements(testing::read_file(out)), 6);
 }
 
 TEST(ReduceCli, TakesAnExternalTest) {
