@@ -704,13 +704,15 @@ int check_refused(const std::string& text, const std::string& refusal, const Fuz
 // Every oracle on one file: how a kept reproducer is replayed, whatever oracle it trips.
 int check_file(const FuzzArgs& a) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
+  // Read once: standard input ("-") can be read only once.
+  const std::string text = read_source(a.check);
+  const std::string name = a.check == "-" ? "<stdin>" : a.check;
   if (!a.target.empty()) {
     std::unique_ptr<Target> target = make_target(a);
     // A program uopc refuses is checked for that: the engine must refuse it too.
-    std::string text = read_source(a.check);
     Program p;
     try {
-      p = parse_program(text, a.check);
+      p = parse_program(text, name);
     } catch (const UserError& e) {
       return check_refused(text, e.what(), a, *target);
     }
@@ -724,25 +726,25 @@ int check_file(const FuzzArgs& a) {
     }
     std::printf("%s %s (compared %s)\n",
                 skipped ? "the engine does not support" : "the engine agrees with uopc interp on",
-                a.check.c_str(), target->comparison().name().c_str());
+                name.c_str(), target->comparison().name().c_str());
     return 0;
   }
   // A symbolic reproducer: the expression on its "# expression: " line.
-  if (std::optional<RandomExpr> expr = read_expression(read_source(a.check), a.check)) {
+  if (std::optional<RandomExpr> expr = read_expression(text, name)) {
     if (std::optional<Failure> f = check_expression(*expr)) {
       std::printf("disagreement: the symbolic oracle failed: %s\n", f->detail.c_str());
       return 1;
     }
-    std::printf("the symbolic oracle agrees on %s\n", a.check.c_str());
+    std::printf("the symbolic oracle agrees on %s\n", name.c_str());
     return 0;
   }
-  Program p = load_program(a.check);
+  Program p = parse_program(text, name);
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
   if (std::optional<Failure> f = check_program(p, *backend, true, config)) {
     std::printf("disagreement: the %s oracle failed: %s\n", f->oracle.c_str(), f->detail.c_str());
     return 1;
   }
-  std::printf("every oracle agrees on %s\n", a.check.c_str());
+  std::printf("every oracle agrees on %s\n", name.c_str());
   return 0;
 }
 

@@ -128,6 +128,17 @@ TEST(FuzzCli, AForeignCorpusFileIsLeftAlone) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/engines-permute-1.uir")) << c.out;
 }
 
+// `fuzz --check -` reads the program from standard input once: it read it twice, found it empty
+// the second time, and said every oracle agreed on a failing program.
+TEST(FuzzCli, CheckReadsStandardInputOnce) {
+  std::string text = "%x = stack 1.0 2.0\n%p = pad %x pads=[1 1]\n";
+  auto failing = run_uopc("fuzz --check - --plant pad_fill_nonzero", text);
+  EXPECT_EQ(failing.exit_code, 1) << failing.out << failing.err;
+  auto fine = run_uopc("fuzz --check -", text);
+  EXPECT_EQ(fine.exit_code, 0) << fine.out << fine.err;
+  EXPECT_NE(fine.out.find("every oracle agrees on <stdin>"), std::string::npos) << fine.out;
+}
+
 // reduce looks for the failure with the kernel options it is given (this one shows only with
 // an upcast), and the reproducer's replay line reproduces it.
 TEST(FuzzCli, ReduceHonoursTheKernelOptions) {
