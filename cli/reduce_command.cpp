@@ -1,10 +1,14 @@
 #include "cli/reduce_command.h"
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -24,17 +28,79 @@
 namespace uopc::cli {
 namespace {
 
+// SIGINT or SIGTERM, once received: every candidate after it counts as not failing, so the
+// reduction ends at once with the smallest failing program so far, written as usual.
+volatile sig_atomic_t g_interrupted = 0;
+
+extern "C" void interrupt_reduction(int signal) {
+  g_interrupted = signal;
+}
+
+// While alive, SIGINT and SIGTERM end the reduction instead of the process.
+class EndOnSignal {
+ public:
+  EndOnSignal() {
+    struct sigaction end {};
+    end.sa_handler = interrupt_reduction;
+    ::sigaction(SIGINT, &end, &old_int_);
+    ::sigaction(SIGTERM, &end, &old_term_);
+  }
+  ~EndOnSignal() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  EndOnSignal(const EndOnSignal&) = delete;
+  EndOnSignal& operator=(const EndOnSignal&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+Interesting until_interrupted(Interesting interesting) {
+  return [interesting](const std::string& text) { return !g_interrupted && interesting(text); };
+}
+
+// ", interrupted by SIGINT", or "" when no signal came.
+std::string interruption() {
+  if (!g_interrupted) return "";
+  return std::string(", interrupted by ") + (g_interrupted == SIGINT ? "SIGINT" : "SIGTERM");
+}
+
 // `CMD FILE` in a private directory, killed after `timeout` seconds; exit status 0 means the
-// candidate still fails. Its output goes to DIR/output.txt, which the last run leaves.
+// candidate still fails. Its output goes to DIR/output.txt, which the last run leaves. Spawned
+// and waited for directly (std::system ignores SIGINT while it waits, and `timeout` runs the
+// test in a process group of its own, so Ctrl-C reached neither): on SIGINT or SIGTERM the test
+// is stopped and the candidate does not count.
 Interesting external_test(const std::string& command, const std::string& dir, double timeout) {
   return [command, dir, timeout](const std::string& text) {
-    std::string file = dir + "/candidate.uir";
+    std::string file = dir + "/candidate.uir", output = dir + "/output.txt";
     std::ofstream(file, std::ios::binary) << text;
-    std::string cmd = "timeout -k 1 " + std::to_string(timeout) + " sh -c " +
-                      shell_quote(command + " " + shell_quote(file)) + " >" +
-                      shell_quote(dir + "/output.txt") + " 2>&1";
-    int status = std::system(cmd.c_str());
-    return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    std::vector<std::string> words = {"timeout",
+                                      "-k",
+                                      "1",
+                                      std::to_string(timeout),
+                                      "sh",
+                                      "-c",
+                                      command + " " + shell_quote(file)};
+    std::vector<char*> argv;
+    for (std::string& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t io;
+    ::posix_spawn_file_actions_init(&io);
+    ::posix_spawn_file_actions_addopen(&io, 1, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::posix_spawn_file_actions_adddup2(&io, 1, 2);
+    pid_t pid = 0;
+    int spawned = ::posix_spawnp(&pid, "timeout", &io, nullptr, argv.data(), environ);
+    ::posix_spawn_file_actions_destroy(&io);
+    if (spawned != 0) return false;
+    int status = 0;
+    bool stopped = false;
+    while (::waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR) return false;
+      if (g_interrupted && !stopped) stopped = ::kill(pid, SIGTERM) == 0;
+    }
+    return !g_interrupted && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   };
 }
 
@@ -93,8 +159,8 @@ TargetReduction reduce_refused(const std::string& text, const std::string& refus
     throw UserError(Location{file},
                     "nothing to reduce: uopc refuses this program and the engine does too (" +
                         refusal.substr(0, refusal.find('\n')) + ")");
-  Reduced r =
-      reduce_lines(text, fails_target_rejection(target, *f), progress_from(count_statements(text)));
+  Reduced r = reduce_lines(text, until_interrupted(fails_target_rejection(target, *f)),
+                           progress_from(count_statements(text)));
   if (std::optional<Failure> again = check_target_rejects(r.text, why, target)) f = again;
   return {r, {}, *f, target_rejection_signature(*f, target)};
 }
@@ -110,7 +176,8 @@ TargetReduction reduce_valid(const Program& p, const ReduceArgs& a, Target& targ
                     "this program (compared " +
                         target.comparison().name() + ", " + config.flags() + ")");
   Minimized m = minimize(
-      p, config, [&](const EngineConfig& c) { return fails_target(target, *f, c); },
+      p, config,
+      [&](const EngineConfig& c) { return until_interrupted(fails_target(target, *f, c)); },
       progress_from(count_statements(print_program(p))));
   Program small = parse_program(m.reduced.text, "reduced.uir");
   if (std::optional<Failure> g = check_target(small, target, nullptr, m.config)) f = g;
@@ -133,7 +200,9 @@ int reduce_through_target(const ReduceArgs& a) {
   } catch (const UserError& e) {
     refusal = e.what();
   }
+  EndOnSignal end_on_signal;
   TargetReduction t = p ? reduce_valid(*p, a, target) : reduce_refused(text, refusal, name, target);
+  if (g_interrupted) t.reduced.one_minimal = false;
   std::string path = a.out.empty() ? "corpus/" + t.signature + ".uir" : a.out;
   std::string compare = target.comparison().flags();
   std::string header = "# reduced by uopc reduce from " + name + ": the " + t.failure.oracle +
@@ -144,10 +213,12 @@ int reduce_through_target(const ReduceArgs& a) {
                        t.config.flags() + "\n";
   if (!t.failure.log.empty())
     header += "# the engine's last lines on stderr:\n" + as_comment(t.failure.log);
+  if (g_interrupted) header += "# " + interruption().substr(2) + ": the smallest so far\n";
   write_atomically(path, header + t.reduced.text);
-  std::printf("reduced %d statements to %d (%d candidates tried, %.1f s%s): %s\n",
+  std::printf("reduced %d statements to %d (%d candidates tried, %.1f s%s%s): %s\n",
               count_statements(text), t.reduced.statements, t.reduced.candidates_tried,
-              seconds_since(started), t.reduced.one_minimal ? ", 1-minimal" : "", path.c_str());
+              seconds_since(started), t.reduced.one_minimal ? ", 1-minimal" : "",
+              interruption().c_str(), path.c_str());
   return 0;
 }
 
@@ -209,18 +280,23 @@ int run_reduce(const ReduceArgs& a) {
   ReduceProgress progress = progress_from(before);
   Reduced r;
   EngineConfig before_config = config;
+  EndOnSignal end_on_signal;
+  Interesting reducing = until_interrupted(interesting);
   if (oracle == "rejection") {
-    r = reduce_lines(source, interesting, progress);
+    r = reduce_lines(source, reducing, progress);
   } else if (!signature.empty()) {  // the engine settings shrink too
     Minimized m = minimize(
         p, config,
-        [&](const EngineConfig& c) { return fails_oracle(oracle, *backend, signature, c, &p); },
+        [&](const EngineConfig& c) {
+          return until_interrupted(fails_oracle(oracle, *backend, signature, c, &p));
+        },
         progress);
     r = m.reduced;
     config = m.config;
   } else {
-    r = reduce_program(p, interesting, progress);
+    r = reduce_program(p, reducing, progress);
   }
+  if (g_interrupted) r.one_minimal = false;
   double seconds = seconds_since(started);
   std::string test_output;
   if (!private_dir.empty()) {
@@ -247,15 +323,16 @@ int run_reduce(const ReduceArgs& a) {
   if (a.test.empty()) header += "# flags: " + config.flags() + "\n";
   if (!a.plant.empty()) header += "# planted bug: " + a.plant + "\n";
   header += test_output;
+  if (g_interrupted) header += "# " + interruption().substr(2) + ": the smallest so far\n";
   // Every oracle, with the engine settings the failure needs: cost and ub failures too.
   header += a.test.empty()
                 ? "# replay: uopc fuzz --check " + path + " --backend " + a.backend +
                       (a.plant.empty() ? "" : " --plant " + a.plant) + " " + config.flags() + "\n"
                 : "# replay: " + a.test + " " + path + "\n";
   write_atomically(path, header + r.text);
-  std::printf("reduced %d statements to %d (%d candidates tried, %.1f s%s): %s\n", before,
+  std::printf("reduced %d statements to %d (%d candidates tried, %.1f s%s%s): %s\n", before,
               r.statements, r.candidates_tried, seconds, r.one_minimal ? ", 1-minimal" : "",
-              path.c_str());
+              interruption().c_str(), path.c_str());
   if (before_config.flags() != config.flags())
     std::printf("engine settings %s -> %s\n", before_config.flags().c_str(),
                 config.flags().c_str());

@@ -342,6 +342,32 @@ TEST(ReduceCli, TakesAnExternalTest) {
   EXPECT_NE(c.err.find("reduce: "), std::string::npos) << c.err;
 }
 
+// Ctrl-C (SIGINT to the whole process group) ends a reduction at once, with the smallest
+// failing program so far written as usual. It reached neither uopc, which ignored it while its
+// test ran, nor the test, which ran in a process group of its own: the reduction went on.
+TEST(ReduceCli, SigintEndsWithTheSmallestSoFar) {
+  std::string in = failing_program("flip_off_by_one");
+  std::string test = ::testing::TempDir() + "/slow-test.sh";
+  std::ofstream(test) << "#!/bin/sh\nsleep 0.4\n! " << UOPC_BINARY_PATH
+                      << " diff --check-bounds --backend tcc --plant flip_off_by_one \"$1\"\n";
+  ::chmod(test.c_str(), 0755);
+  std::string out = ::testing::TempDir() + "/interrupted.uir", log = out + ".log";
+  std::filesystem::remove(out);
+  std::string script = std::string("setsid ") + UOPC_BINARY_PATH + " reduce --test " + test +
+                       " -o " + out + " " + in + " >" + log +
+                       " 2>&1 & p=$!; sleep 2; kill -INT -- -$p; wait $p; echo \"exit $?\" >>" +
+                       log;
+  auto start = std::chrono::steady_clock::now();
+  std::system(("bash -c '" + script + "'").c_str());
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::string said = testing::read_file(log), text = testing::read_file(out);
+  EXPECT_NE(said.find(", interrupted by SIGINT): "), std::string::npos) << said;
+  EXPECT_NE(said.find("exit 0"), std::string::npos) << said;
+  EXPECT_NE(text.find("# interrupted by SIGINT: the smallest so far\n"), std::string::npos) << text;
+  EXPECT_EQ(replay_exit_code(text), -1) << text;  // an external test's replay is the test itself
+  EXPECT_LT(seconds, 20) << "the reduction ran on after the signal";
+}
+
 // A test that hangs is stopped after --timeout and counts as not failing.
 TEST(ReduceCli, ATestThatHangsTimesOut) {
   std::string in = failing_program("flip_off_by_one");
