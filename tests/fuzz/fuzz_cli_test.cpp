@@ -317,14 +317,22 @@ TEST(ReduceCli, WritesASmallReproducerWithAHeader) {
   EXPECT_LE(count_statements(testing::read_file(out)), 6);
 }
 
+// A --test script `name` that exits 0 while its program still shows flip_off_by_one, after the
+// commands `first`. With bounds checks: an off-by-one flip reads past its buffer, and unchecked,
+// what it reads there decides whether a candidate differs, so the test would not answer the
+// same twice.
+std::string flip_still_fails(const std::string& name, const std::string& first = "") {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << "#!/bin/sh\n"
+                      << first << "! " << UOPC_BINARY_PATH
+                      << " diff --check-bounds --backend tcc --plant flip_off_by_one \"$1\"\n";
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
 TEST(ReduceCli, TakesAnExternalTest) {
   std::string in = failing_program("flip_off_by_one");
-  std::string script = ::testing::TempDir() + "/still-fails.sh";
-  // With bounds checks: an off-by-one flip reads past its buffer, and unchecked, what it reads
-  // there decides whether a candidate differs, so the test would not answer the same twice.
-  std::ofstream(script) << "#!/bin/sh\n! " << UOPC_BINARY_PATH
-                        << " diff --check-bounds --backend tcc --plant flip_off_by_one \"$1\"\n";
-  ::chmod(script.c_str(), 0755);
+  std::string script = flip_still_fails("still-fails.sh");
   std::string out = ::testing::TempDir() + "/reduced-ext.uir";
   auto c = testing::run_uopc("reduce --test " + script + " -o " + out + " " + in);
   ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
@@ -347,10 +355,7 @@ TEST(ReduceCli, TakesAnExternalTest) {
 // test ran, nor the test, which ran in a process group of its own: the reduction went on.
 TEST(ReduceCli, SigintEndsWithTheSmallestSoFar) {
   std::string in = failing_program("flip_off_by_one");
-  std::string test = ::testing::TempDir() + "/slow-test.sh";
-  std::ofstream(test) << "#!/bin/sh\nsleep 0.4\n! " << UOPC_BINARY_PATH
-                      << " diff --check-bounds --backend tcc --plant flip_off_by_one \"$1\"\n";
-  ::chmod(test.c_str(), 0755);
+  std::string test = flip_still_fails("slow-test.sh", "sleep 0.4\n");
   std::string out = ::testing::TempDir() + "/interrupted.uir", log = out + ".log";
   std::filesystem::remove(out);
   std::string script = std::string("setsid ") + UOPC_BINARY_PATH + " reduce --test " + test +
