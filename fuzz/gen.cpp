@@ -653,15 +653,22 @@ Program generate(Choices& choices, const GenOptions& options) {
 
 namespace {
 
+// Whether x is an i32 value whose interval is neither a point nor wide (a buffer's: any i32),
+// so that an offset one past either end of it fits in a small buffer.
+bool narrow_interval(const UOp& x) {
+  constexpr int64_t kWidest = 1 << 16;
+  const Interval& b = x.bounds;
+  return x.dtype == DType::I32 && x.numel() > 0 && b.hi > b.lo && b.hi - b.lo <= kWidest;
+}
+
 // An element of x as an offset that its interval, by the rules of LANGUAGE.md §5, leaves
 // outside its range by one at the high end, and one that it leaves outside at the low end:
 // a checker whose rule for an op in x's subgraph gives too narrow an interval (a pad's that
-// forgets the fill, a max's that takes the lower high) accepts one of them. For an i32 value
-// whose interval is neither a point nor wide (a buffer's: any i32).
+// forgets the fill, a max's that takes the lower high) accepts one of them. None unless
+// narrow_interval(x).
 void interval_breakers(const UOp& x, const std::string& name, std::vector<Breaker>& options) {
-  constexpr int64_t kWidest = 1 << 16;
+  if (!narrow_interval(x)) return;
   const Interval& b = x.bounds;
-  if (x.dtype != DType::I32 || x.numel() == 0 || b.hi <= b.lo || b.hi - b.lo > kWidest) return;
   std::string helpers, element = name;
   if (x.rank() > 0) {
     element = "%broken_element";
@@ -768,8 +775,7 @@ Broken break_one_rule(Choices& c, const Program& valid, const std::string& print
   for (const Statement& s : valid.statements)
     if (!s.is_assert()) values.push_back(&s);
   for (const Statement* s : values)
-    if (std::vector<Breaker> b; interval_breakers(*s->node, s->name, b), !b.empty())
-      narrow.push_back(s);
+    if (narrow_interval(*s->node)) narrow.push_back(s);
   // The interval breakers test every interval rule of a value's subgraph, where each other
   // breaker tests one rule; as two of forty breakers of one value in several they would be
   // drawn once in a hundred programs.
