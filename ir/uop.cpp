@@ -1,7 +1,7 @@
 #include "ir/uop.h"
 
 #include <mutex>
-#include <unordered_map>
+#include <vector>
 
 namespace uopc {
 namespace {
@@ -29,14 +29,78 @@ bool same_fields(const UOp& a, const UOp& b) {
 }
 
 struct Entry {
-  const UOp* node;
+  const UOp* node = nullptr;
   std::weak_ptr<const UOp> ref;
+};
+
+// Open addressing with linear probing, at most half full, so a new node costs no allocation
+// of its own here (a node-based map allocated one for each). Erasing shifts the probe run
+// back instead of leaving markers.
+class InternTable {
+ public:
+  // The live node with these fields, if any.
+  UOpRef find_same(const UOp& probe) const {
+    for (size_t k = start(probe.hash); slots_[k].node; k = next(k))
+      if (slots_[k].node->hash == probe.hash && same_fields(*slots_[k].node, probe))
+        if (UOpRef existing = slots_[k].ref.lock()) return existing;
+    return nullptr;
+  }
+  // The entry of a node that is alive or being deleted.
+  const Entry* find(const UOp* node) const {
+    for (size_t k = start(node->hash); slots_[k].node; k = next(k))
+      if (slots_[k].node == node) return &slots_[k];
+    return nullptr;
+  }
+  void insert(const UOp* node, const UOpRef& ref) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    place(Entry{node, ref});
+    ++size_;
+  }
+  void erase(const UOp* node) {
+    size_t k = start(node->hash);
+    while (slots_[k].node != node) {
+      if (!slots_[k].node) return;
+      k = next(k);
+    }
+    slots_[k] = Entry{};
+    --size_;
+    // Moves back each later entry of the run that may no longer be reachable past the hole.
+    for (size_t hole = k, j = next(k); slots_[j].node; j = next(j)) {
+      size_t home = start(slots_[j].node->hash);
+      bool reachable = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+      if (reachable) continue;
+      slots_[hole] = std::move(slots_[j]);
+      slots_[j] = Entry{};
+      hole = j;
+    }
+  }
+  size_t size() const { return size_; }
+
+ private:
+  size_t start(size_t hash) const { return (hash * 0x9e3779b97f4a7c15ull) >> shift_; }
+  size_t next(size_t k) const { return (k + 1) & (slots_.size() - 1); }
+  void place(Entry e) {
+    size_t k = start(e.node->hash);
+    while (slots_[k].node) k = next(k);
+    slots_[k] = std::move(e);
+  }
+  void grow() {
+    std::vector<Entry> old(slots_.size() * 2);
+    old.swap(slots_);
+    --shift_;
+    for (Entry& e : old)
+      if (e.node) place(std::move(e));
+  }
+
+  std::vector<Entry> slots_ = std::vector<Entry>(1024);
+  int shift_ = 64 - 10;
+  size_t size_ = 0;
 };
 
 // Leaked on purpose: nodes may outlive static destruction order.
 struct Table {
   std::mutex mutex;
-  std::unordered_multimap<size_t, Entry> entries;
+  InternTable entries;
 };
 Table& table() {
   static Table* t = new Table;
@@ -46,13 +110,7 @@ Table& table() {
 void forget(const UOp* node) {
   Table& t = table();
   std::lock_guard lock(t.mutex);
-  auto [first, last] = t.entries.equal_range(node->hash);
-  for (auto it = first; it != last; ++it) {
-    if (it->second.node == node) {
-      t.entries.erase(it);
-      return;
-    }
-  }
+  t.entries.erase(node);
 }
 
 // Deleting a node releases its sources, which may delete them in turn. Those nested deletions
@@ -96,24 +154,18 @@ UOpRef make_uop(Op op, DType dtype, Shape shape, std::vector<UOpRef> src, std::v
   probe.hash = hash_fields(probe);
   Table& t = table();
   std::lock_guard lock(t.mutex);
-  auto [first, last] = t.entries.equal_range(probe.hash);
-  for (auto it = first; it != last; ++it) {
-    if (!same_fields(*it->second.node, probe)) continue;
-    if (UOpRef existing = it->second.ref.lock()) return existing;
-  }
+  if (UOpRef existing = t.entries.find_same(probe)) return existing;
   const UOp* raw = new UOp(std::move(probe));
   UOpRef ref(raw, release);
-  t.entries.emplace(raw->hash, Entry{raw, ref});
+  t.entries.insert(raw, ref);
   return ref;
 }
 
 UOpRef shared_from(const UOp* node) {
   Table& t = table();
   std::lock_guard lock(t.mutex);
-  auto [first, last] = t.entries.equal_range(node->hash);
-  for (auto it = first; it != last; ++it)
-    if (it->second.node == node) return it->second.ref.lock();
-  return nullptr;
+  const Entry* e = t.entries.find(node);
+  return e ? e->ref.lock() : nullptr;
 }
 
 size_t live_uop_count() {

@@ -45,6 +45,23 @@ TEST(UOp, ManyGraphsDoNotGrowTheTable) {
   EXPECT_EQ(live_uop_count(), before);
 }
 
+// Nodes freed in any order, while the table grows and its probe runs collide, leave every
+// other node findable: asking for it again gives the same node, not a duplicate.
+TEST(UOp, FreeingNodesInAnyOrderKeepsTheOthersInterned) {
+  size_t before = live_uop_count();
+  std::vector<UOpRef> nodes;
+  for (int i = 0; i < 20000; ++i) nodes.push_back(literal(Scalar::of_i32(i * 7919)));
+  for (size_t k = 0; k < nodes.size(); k += 1 + k % 3) nodes[k] = nullptr;
+  for (int i = 0; i < 20000; ++i) {
+    if (!nodes[static_cast<size_t>(i)]) continue;
+    const UOp* kept = nodes[static_cast<size_t>(i)].get();
+    EXPECT_EQ(literal(Scalar::of_i32(i * 7919)).get(), kept) << "literal " << i * 7919;
+    EXPECT_EQ(shared_from(kept).get(), kept);
+  }
+  nodes.clear();
+  EXPECT_EQ(live_uop_count(), before);
+}
+
 TEST(UOp, DeepChainsAreFreedWithoutRecursion) {
   size_t before = live_uop_count();
   {
