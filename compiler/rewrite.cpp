@@ -55,13 +55,18 @@ UOpRef Rewriter::run(const UOpRef& root) {
 
 UOpRef Rewriter::visit(const UOpRef& node, int depth) {
   if (auto it = memo_.find(node.get()); it != memo_.end()) return it->second;
+  // Most nodes keep their sources; the new list is only built from the first one that changed.
   std::vector<UOpRef> src;
-  bool changed = false;
-  for (const UOpRef& s : node->src) {
-    src.push_back(visit(s, depth + 1));
-    changed |= src.back() != s;
+  for (size_t k = 0; k < node->src.size(); ++k) {
+    UOpRef s = visit(node->src[k], depth + 1);
+    if (src.empty() && s == node->src[k]) continue;
+    if (src.empty()) {
+      src.reserve(node->src.size());
+      src.assign(node->src.begin(), node->src.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    src.push_back(std::move(s));
   }
-  UOpRef rebuilt = changed ? with_sources(*node, std::move(src)) : node;
+  UOpRef rebuilt = src.empty() ? node : with_sources(*node, std::move(src));
   UOpRef result = at_root(rebuilt, depth);
   memo_[node.get()] = result;
   keep_.push_back(node);
