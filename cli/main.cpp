@@ -32,6 +32,11 @@ std::string type_of(const UOp& n) {
   return std::string(dtype_name(n.dtype)) + shape_str(n.shape);
 }
 
+// "1 output", "2 outputs".
+std::string counted(size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 int run_check(const std::string& path) {
   Program p = load_program(path);
   for (const Statement& s : p.statements) {
@@ -40,8 +45,9 @@ int run_check(const std::string& path) {
         s.is_assert() ? type_of(*n.src[0]) + " == " + type_of(*n.src[1]) : type_of(n);
     std::printf("%s = %s : %s\n", s.name.c_str(), std::string(op_name(n.op)).c_str(), type.c_str());
   }
-  std::printf("ok: %zu statements, %zu outputs, %zu asserts\n", p.statements.size(),
-              p.outputs().size(), p.asserts().size());
+  std::printf("ok: %s, %s, %s\n", counted(p.statements.size(), "statement").c_str(),
+              counted(p.outputs().size(), "output").c_str(),
+              counted(p.asserts().size(), "assert").c_str());
   return kOk;
 }
 
@@ -308,8 +314,9 @@ int run_diff(const RunArgs& a) {
   if (compare_on(o, "")) return kAssertFailed;
   if (std::optional<InterpOptions> scrambled = scrambled_options(p, o))
     if (compare_on(*scrambled, " with scrambled inputs")) return kAssertFailed;
-  std::printf("agree: %zu outputs and %zu asserts, interp and %s, bit for bit\n",
-              p.outputs().size(), p.asserts().size(), a.backend.c_str());
+  std::printf("agree: %s and %s, interp and %s, bit for bit\n",
+              counted(p.outputs().size(), "output").c_str(),
+              counted(p.asserts().size(), "assert").c_str(), a.backend.c_str());
   return kOk;
 }
 

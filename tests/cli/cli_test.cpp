@@ -196,7 +196,7 @@ TEST(Cli, CheckPrintsTypes) {
   EXPECT_EQ(c.exit_code, 0) << c.err;
   EXPECT_EQ(c.out,
             "%a = buffer : f32[6]\n%b = reshape : f32[2 3]\n%ok = assert : f32[2 3] == f32[2 3]\n"
-            "ok: 3 statements, 0 outputs, 1 asserts\n");
+            "ok: 3 statements, 0 outputs, 1 assert\n");
 }
 
 TEST(Cli, DotDrawsTheGraph) {

@@ -129,7 +129,7 @@ TEST(Engine, DiffReportsAgreement) {
   auto c =
       testing::run_uopc("diff --backend tcc -", "%x = buffer 4\n%y = neg %x\n%ok = assert %y %y\n");
   EXPECT_EQ(c.exit_code, 0) << c.err;
-  EXPECT_EQ(c.out, "agree: 0 outputs and 1 asserts, interp and tcc, bit for bit\n");
+  EXPECT_EQ(c.out, "agree: 0 outputs and 1 assert, interp and tcc, bit for bit\n");
 }
 
 // A DAG whose tree would have 2^60 paths lowers in linear time thanks to the memo.
