@@ -167,6 +167,27 @@ UOpRef fitted(const UOpRef& src, const Shape& shape) try {
   return nullptr;
 }
 
+// An elementwise node whose operands are reshapes of values of one shape, computed in that
+// shape and reshaped once: mul(reshape a, reshape b) becomes reshape(mul(a, b)), one statement
+// fewer, and the values it reads can then shrink together. Null when that does not apply.
+UOpRef reshape_hoisted(const UOpRef& n) try {
+  // alu() builds every elementwise op but a cast, which has a dtype of its own.
+  if (!is_alu(n->op) || n->op == Op::Cast || alu(n->op, n->src) != n) return nullptr;
+  std::optional<Shape> from;
+  for (const UOpRef& s : n->src) {
+    if (s->op != Op::Reshape) continue;
+    if (from && *from != s->src[0]->shape) return nullptr;
+    from = s->src[0]->shape;
+  }
+  if (!from || *from == n->shape) return nullptr;
+  std::vector<UOpRef> src;
+  for (const UOpRef& s : n->src)
+    src.push_back(s->op == Op::Reshape ? s->src[0] : reshape(s, *from));
+  return reshape(alu(n->op, src), n->shape);
+} catch (const UserError&) {
+  return nullptr;
+}
+
 // Each stack of several operands with its first or its second half of them left out (and, up
 // to 16 operands, each one alone), as text: a literal tensor becomes a smaller one wherever what
 // reads it still types (an output, say). A half may lose what the failure needs (the one inf
@@ -262,10 +283,14 @@ class Reducer {
       // A source of another shape, fitted by a reshape, shrink or expand: the statements
       // between them go (a reshape chain, a permute whose order does not matter to the
       // failure, a pad whose border does not).
-      for (const UOpRef& src : n->src)
-        if (src->dtype == n->dtype && src->shape != n->shape && src->op != Op::Const)
-          if (UOpRef fit = fitted(src, n->shape))
-            out.push_back(print_program(replace_node(p, n, fit)));
+      // A reshape's source too, so a reduce over a size-1 axis of a reshape is one reshape.
+      for (const UOpRef& s : n->src)
+        for (const UOpRef& src : {s, s->op == Op::Reshape ? s->src[0] : UOpRef{}})
+          if (src && src->dtype == n->dtype && src->shape != n->shape && src->op != Op::Const)
+            if (UOpRef fit = fitted(src, n->shape))
+              out.push_back(print_program(replace_node(p, n, fit)));
+      if (UOpRef hoisted = reshape_hoisted(shared_from(n)))
+        out.push_back(print_program(replace_node(p, n, hoisted)));
       // A reshape of a reshape reads the first one's source directly.
       if (n->op == Op::Reshape && n->src[0]->op == Op::Reshape) {
         const UOpRef& x = n->src[0]->src[0];

@@ -109,6 +109,27 @@ TEST(Reduce, ShrinksShapes) {
   EXPECT_LE(elements, 3 * 12) << r.text;
 }
 
+// Two operands reshaped alike and combined elementwise are computed in their own shape and
+// reshaped once, and a reduce over a size-1 axis reads through the reshape: the extra axis a
+// hand-written test adds for a broadcast goes, with the statements that made it.
+TEST(Reduce, ReshapesOfOperandsGoTogether) {
+  set_plant(Plant::MulIntervalTwoCorners);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program(
+      "%t0 = stack 0 0 0 -6 0 0 0 0 0 -6 0 0 0 0 0 0\n%t1 = reshape %t0 shape=[1 4 4]\n"
+      "%t2 = buffer 16 dtype=i32 slot=0\n%t3 = reshape %t2 shape=[1 4 4]\n%t4 = mul %t1 %t3\n"
+      "%t5 = reduce %t4 op=max pop=1\n%t6 = flip %t5 axes=[0]\n",
+      "t.uir");
+  std::optional<Failure> f = check_program(p, *tcc, true);
+  ASSERT_TRUE(f);
+  std::string signature = failure_signature(*f, p, *tcc);
+  EXPECT_EQ(signature, "bounds-mul");
+  // As `uopc reduce` and campaigns shrink it: the mul the signature names stays.
+  Reduced r = reduce_program(p, fails_oracle(f->oracle, *tcc, signature, {}, &p));
+  set_plant(Plant::None);
+  EXPECT_LE(r.statements, 4) << r.text;
+}
+
 // An offset read from a buffer fails only on the scrambled data a large, unrelated buffer
 // brings (interp/tensor.h); as a literal it fails alone, and the large buffer goes.
 TEST(Reduce, AScalarReadFromABufferBecomesALiteral) {
