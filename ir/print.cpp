@@ -23,6 +23,35 @@ class Namer {
   int next_ = 0;
 };
 
+bool is_broadcast_literal(const UOp* n) {
+  return n->op == Op::Expand && n->src[0]->op == Op::Const;
+}
+
+// Literals broadcast to the shape of an elementwise op or assert that also reads a value of
+// that shape: these print as the literal operand (`max %x 0`), as they are usually written,
+// and the parser broadcasts them back to the same node.
+std::unordered_set<const UOp*> literal_operands(const std::vector<const UOp*>& order,
+                                                const std::vector<UOpRef>& roots) {
+  std::unordered_map<const UOp*, std::vector<const UOp*>> users;
+  for (const UOp* n : order)
+    for (const UOpRef& s : n->src) users[s.get()].push_back(n);
+  std::unordered_set<const UOp*> out;
+  for (const UOp* n : order) {
+    if (!is_broadcast_literal(n)) continue;
+    bool inline_everywhere = true;
+    for (const UOp* u : users[n]) {
+      bool has_shape_giver = false;
+      for (const UOpRef& s : u->src)
+        has_shape_giver |=
+            s->op != Op::Const && !is_broadcast_literal(s.get()) && s->shape == n->shape;
+      inline_everywhere &= (is_alu(u->op) || u->op == Op::Assert) && has_shape_giver;
+    }
+    for (const UOpRef& r : roots) inline_everywhere &= r.get() != n;
+    if (inline_everywhere) out.insert(n);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string print_program(const Program& p) {
@@ -40,12 +69,14 @@ std::string print_program(const Program& p) {
   std::unordered_map<const UOp*, std::string> name;
   for (const Statement& s : p.statements)
     if (s.used && !name.count(s.node.get())) name.emplace(s.node.get(), s.name);
+  std::unordered_set<const UOp*> literals = literal_operands(order, roots);
+  for (const UOp* n : literals) name[n] = format_literal(n->src[0]->value);
   Namer namer(p);
   auto name_of = [&](const UOp* n) -> const std::string& { return name.at(n); };
 
   std::string out;
   for (const UOp* n : order) {
-    if (n->op == Op::Const || printed_last.count(n)) continue;
+    if (n->op == Op::Const || printed_last.count(n) || literals.count(n)) continue;
     auto it = name.find(n);
     if (it == name.end()) it = name.emplace(n, namer.fresh()).first;
     out += it->second + " = " + print_op(*n, name_of) + "\n";

@@ -24,11 +24,27 @@ TEST(Print, CanonicalText) {
             "%0 = buffer 6 dtype=i32 slot=2\n"
             "%1 = reshape %0 shape=[2 3]\n"
             "%2 = pad %1 pads=[0 1 1 0] value=-3\n"
-            "%t0 = expand 1 shape=[3 4]\n"
-            "%3 = add %2 %t0\n"
+            "%3 = add %2 1\n"
             "%f = stack 1.0 -0.0 inf nan 1e+10 0.1\n"
             "%4 = reduce %3 op=min pop=1\n"
             "%ok = assert %f %f\n");
+}
+
+// A literal broadcast into an elementwise op or an assert prints as that operand, as it is
+// written; one that something else reads, or whose shape nothing else gives, stays a statement.
+TEST(Print, BroadcastLiteralsPrintAsOperands) {
+  std::string written =
+      "%a = buffer 8 dtype=i32 slot=0\n%r = reshape %a shape=[2 4]\n%b = max %r 0\n"
+      "%c = where true %b 3\n%ok = assert %c 1\n";
+  EXPECT_EQ(print_program(parse(written)), written);
+  Program p = parse(
+      "%z = expand 0.0 shape=[2 3]\n%s = reduce %z op=add pop=1\n%t = add %s 1.0\n"
+      "%u = expand 2 shape=[3]\n%v = neg %u\n");
+  std::string text = print_program(p);
+  EXPECT_NE(text.find("%z = expand 0.0 shape=[2 3]"), std::string::npos) << text;
+  EXPECT_NE(text.find("%t = add %s 1.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("%u = expand 2 shape=[3]"), std::string::npos) << text;
+  EXPECT_TRUE(same_graph(parse(text), p)) << text;
 }
 
 // An output whose node another statement also uses keeps its name and its place.
