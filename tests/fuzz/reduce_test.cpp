@@ -88,20 +88,36 @@ TEST_P(ReduceBug, ToAtMostSixStatements) {
               r.text.c_str());
 }
 
+struct ReducedUnder {
+  std::string signature;
+  Reduced reduced;
+};
+
+// `text`, which `plant` makes fail, reduced keeping its signature; with `keep_ops`, also the
+// ops the signature names, as `uopc reduce` and campaigns do.
+ReducedUnder reduce_under(Plant plant, const std::string& text, bool keep_ops = false) {
+  set_plant(plant);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program(text, "t.uir");
+  std::optional<Failure> f = check_program(p, *tcc, true);
+  if (!f) {
+    set_plant(Plant::None);
+    ADD_FAILURE() << "does not fail:\n" << text;
+    return {};
+  }
+  std::string signature = failure_signature(*f, p, *tcc);
+  Reduced r =
+      reduce_program(p, fails_oracle(f->oracle, *tcc, signature, {}, keep_ops ? &p : nullptr));
+  set_plant(Plant::None);
+  return {signature, r};
+}
+
 // Large shapes come down too: every size shrinks wherever the graph stays well typed.
 TEST(Reduce, ShrinksShapes) {
-  set_plant(Plant::PermuteInverse);
-  std::unique_ptr<Backend> tcc = make_tcc_backend();
-  std::string text =
-      "%x = buffer 240 dtype=i32\n%r = reshape %x shape=[4 5 12]\n"
-      "%p = permute %r order=[1 2 0]\n%y = add %p 1\n";
-  Program large = parse_program(text, "large.uir");
-  std::optional<Failure> f = check_program(large, *tcc, true);
-  ASSERT_TRUE(f);
-  std::string signature = failure_signature(*f, large, *tcc);
+  auto [signature, r] = reduce_under(Plant::PermuteInverse,
+                                     "%x = buffer 240 dtype=i32\n%r = reshape %x shape=[4 5 12]\n"
+                                     "%p = permute %r order=[1 2 0]\n%y = add %p 1\n");
   EXPECT_EQ(signature, "engines-permute");
-  Reduced r = reduce_program(large, fails_oracle(f->oracle, *tcc, signature));
-  set_plant(Plant::None);
   int64_t elements = 0;
   Program small = parse_program(r.text, "small.uir");
   for (const UOp* n : topo_order(small.roots())) elements += n->numel();
@@ -113,38 +129,25 @@ TEST(Reduce, ShrinksShapes) {
 // reshaped once, and a reduce over a size-1 axis reads through the reshape: the extra axis a
 // hand-written test adds for a broadcast goes, with the statements that made it.
 TEST(Reduce, ReshapesOfOperandsGoTogether) {
-  set_plant(Plant::MulIntervalTwoCorners);
-  std::unique_ptr<Backend> tcc = make_tcc_backend();
-  Program p = parse_program(
+  // As `uopc reduce` and campaigns shrink it: the mul the signature names stays.
+  auto [signature, r] = reduce_under(
+      Plant::MulIntervalTwoCorners,
       "%t0 = stack 0 0 0 -6 0 0 0 0 0 -6 0 0 0 0 0 0\n%t1 = reshape %t0 shape=[1 4 4]\n"
       "%t2 = buffer 16 dtype=i32 slot=0\n%t3 = reshape %t2 shape=[1 4 4]\n%t4 = mul %t1 %t3\n"
       "%t5 = reduce %t4 op=max pop=1\n%t6 = flip %t5 axes=[0]\n",
-      "t.uir");
-  std::optional<Failure> f = check_program(p, *tcc, true);
-  ASSERT_TRUE(f);
-  std::string signature = failure_signature(*f, p, *tcc);
+      true);
   EXPECT_EQ(signature, "bounds-mul");
-  // As `uopc reduce` and campaigns shrink it: the mul the signature names stays.
-  Reduced r = reduce_program(p, fails_oracle(f->oracle, *tcc, signature, {}, &p));
-  set_plant(Plant::None);
   EXPECT_LE(r.statements, 4) << r.text;
 }
 
 // An offset read from a buffer fails only on the scrambled data a large, unrelated buffer
 // brings (interp/tensor.h); as a literal it fails alone, and the large buffer goes.
 TEST(Reduce, AScalarReadFromABufferBecomesALiteral) {
-  set_plant(Plant::ShrinkOffsetSign);
-  std::unique_ptr<Backend> tcc = make_tcc_backend();
-  Program p = parse_program(
-      "%t0 = buffer 2 dtype=bool slot=5\n%t1 = reshape %t0 shape=[2 1]\n"
-      "%t2 = buffer 3 dtype=i32 slot=7\n%t3 = index %t2 2\n%t4 = mod %t3 2\n"
-      "%v = shrink %t1 %t4 0 shape=[1 1]\n%big = buffer 24 dtype=i32 slot=2\n",
-      "t.uir");
-  std::optional<Failure> f = check_program(p, *tcc, true);
-  ASSERT_TRUE(f);
-  std::string signature = failure_signature(*f, p, *tcc);
-  Reduced r = reduce_program(p, fails_oracle(f->oracle, *tcc, signature));
-  set_plant(Plant::None);
+  Reduced r = reduce_under(Plant::ShrinkOffsetSign,
+                           "%t0 = buffer 2 dtype=bool slot=5\n%t1 = reshape %t0 shape=[2 1]\n"
+                           "%t2 = buffer 3 dtype=i32 slot=7\n%t3 = index %t2 2\n%t4 = mod %t3 2\n"
+                           "%v = shrink %t1 %t4 0 shape=[1 1]\n%big = buffer 24 dtype=i32 slot=2\n")
+                  .reduced;
   EXPECT_LE(r.statements, 3) << r.text;
   EXPECT_EQ(r.text.find("buffer 24"), std::string::npos) << r.text;
 }
