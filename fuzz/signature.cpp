@@ -280,7 +280,8 @@ UOpRef with_own_values(const UOp& n) {
 
 // Every step of a reduce's fold at once, as one elementwise op on staged values: op(acc, x) for
 // the accumulator and the element each step of the left fold meets, on the reduce's operand's
-// own values. Null for a reduce of nothing or of more than 4096 elements.
+// own values, and (for i32) its interval's ends. Null for a reduce of nothing or of more than
+// 4096 elements.
 UOpRef fold_steps(const UOp& n) {
   const UOp& x = *n.src[0];
   if (x.numel() == 0 || x.numel() > 4096) return nullptr;
@@ -294,8 +295,16 @@ UOpRef fold_steps(const UOp& n) {
     element.push_back(t.at(k));
     a = *eval_scalar(n.reduce_op(), n.dtype, {a, t.at(k)});
   }
+  // The rule starts from the operand's interval, which may be wider than its values (x - x is
+  // 0 in [-1, 1]): both operands of the written-out op also take its ends, so their intervals
+  // are at least that wide.
+  if (n.dtype == DType::I32)
+    for (std::vector<Scalar>* v : {&before, &element})
+      for (int64_t end : {x.bounds.lo, x.bounds.hi})
+        v->push_back(Scalar::of_i32(static_cast<int32_t>(end)));
   auto staged = [&](const std::vector<Scalar>& v) {
-    return stage(nested_stack({steps}, [&](int64_t i) { return v[static_cast<size_t>(i)]; }));
+    return stage(nested_stack({static_cast<int64_t>(v.size())},
+                              [&](int64_t i) { return v[static_cast<size_t>(i)]; }));
   };
   return alu(n.reduce_op(), {staged(before), staged(element)});
 }

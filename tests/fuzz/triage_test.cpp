@@ -698,14 +698,18 @@ TEST_F(Planted, AWrongIntervalIsNamedByItsOpWhereverItShows) {
 
 // A reduce's interval folds its op's interval rule over the steps, so a wrong mul rule shows
 // in a product's reduce too: the bounds oracle's failure there is the rule's, as the steps
-// written out as one mul show ("bounds-reduce" and "bounds-mul" were two files for one bug).
+// written out as one mul show ("bounds-reduce" and "bounds-mul" were two files for one bug),
+// their operands spanning the interval the reduce's rule starts from.
 TEST_F(Planted, AReduceOutsideItsIntervalIsNamedByItsOpsRule) {
   set_plant(Plant::MulIntervalTwoCorners);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   for (const char* text : {"%x = stack -3 2\n%y = stack 5 -4\n%v = mul %x %y\n",
                            "%x = stack -20 0\n%v = reduce %x op=mul pop=1\n",
                            "%x = stack -2 3 5 -1\n%m = reshape %x shape=[2 2]\n"
-                           "%v = reduce %m op=mul pop=1\n"}) {
+                           "%v = reduce %m op=mul pop=1\n",
+                           // The values (0 and 0) are narrower than their interval ([-1, 1]),
+                           // which is what the reduce's rule multiplies.
+                           "%x = stack 0 1\n%d = sub %x %x\n%v = reduce %d op=mul pop=1\n"}) {
     Program p = parse_program(text, "t.uir");
     std::optional<Failure> f = check_bounds(p);
     ASSERT_TRUE(f) << text;
