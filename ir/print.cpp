@@ -23,8 +23,9 @@ class Namer {
   int next_ = 0;
 };
 
+// A literal the parser would broadcast (to a scalar it stays a bare literal).
 bool is_broadcast_literal(const UOp* n) {
-  return n->op == Op::Expand && n->src[0]->op == Op::Const;
+  return n->op == Op::Expand && n->src[0]->op == Op::Const && n->rank() > 0;
 }
 
 // Literals broadcast to the shape of an elementwise op or assert that also reads a value of

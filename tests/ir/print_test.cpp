@@ -31,7 +31,8 @@ TEST(Print, CanonicalText) {
 }
 
 // A literal broadcast into an elementwise op or an assert prints as that operand, as it is
-// written; one that something else reads, or whose shape nothing else gives, stays a statement.
+// written; one that something else reads, whose shape nothing else gives, or that is expanded
+// to a scalar (which a bare literal would not parse back to), stays a statement.
 TEST(Print, BroadcastLiteralsPrintAsOperands) {
   std::string written =
       "%a = buffer 8 dtype=i32 slot=0\n%r = reshape %a shape=[2 4]\n%b = max %r 0\n"
@@ -39,11 +40,13 @@ TEST(Print, BroadcastLiteralsPrintAsOperands) {
   EXPECT_EQ(print_program(parse(written)), written);
   Program p = parse(
       "%z = expand 0.0 shape=[2 3]\n%s = reduce %z op=add pop=1\n%t = add %s 1.0\n"
-      "%u = expand 2 shape=[3]\n%v = neg %u\n");
+      "%u = expand 2 shape=[3]\n%v = neg %u\n%y = buffer 1 dtype=i32\n%q = reshape %y shape=[]\n"
+      "%e = expand 3 shape=[]\n%w = add %e %q\n");
   std::string text = print_program(p);
   EXPECT_NE(text.find("%z = expand 0.0 shape=[2 3]"), std::string::npos) << text;
   EXPECT_NE(text.find("%t = add %s 1.0"), std::string::npos) << text;
   EXPECT_NE(text.find("%u = expand 2 shape=[3]"), std::string::npos) << text;
+  EXPECT_NE(text.find("expand 3 shape=[]"), std::string::npos) << text;  // a bare 3 is no expand
   EXPECT_TRUE(same_graph(parse(text), p)) << text;
 }
 
