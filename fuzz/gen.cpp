@@ -512,6 +512,9 @@ class Generator {
     Op op = c_.pick(ops);
     UOpRef other = c_.coin() ? partner(x) : nullptr;
     if (!other) other = literal(value(x->dtype, c_.range(-3, 40)));
+    // A literal written as `expand 3 shape=[]` is a node of its own, not the bare literal: the
+    // printer and the lowering must keep the two apart.
+    if (x->rank() == 0 && other->op == Op::Const && c_.one_in(4)) other = expand(other, {});
     std::vector<UOpRef> v =
         c_.coin() ? std::vector<UOpRef>{x, other} : std::vector<UOpRef>{other, x};
     return alu(op, broadcast(v));

@@ -49,6 +49,24 @@ RC_GTEST_PROP(Oracles, PrintThenParseIsIdentity, ()) {
   assert_no_failure(check_roundtrip(generate(c)));
 }
 
+// A literal written as `expand 3 shape=[]` is a node of its own, which a printer may take for
+// the bare literal: the generator writes it, and the round trip keeps it apart.
+TEST(Oracles, LiteralsExpandedToScalarsAreGeneratedAndRoundTrip) {
+  int found = 0;
+  for (uint64_t seed = 0; seed < 2000 && found < 5; ++seed) {
+    RandomChoices c(seed);
+    Program p = generate(c);
+    bool has = false;
+    for (const UOp* n : topo_order(p.roots()))
+      has |= n->op == Op::Expand && n->rank() == 0 && n->src[0]->op == Op::Const;
+    if (!has) continue;
+    ++found;
+    std::optional<Failure> f = check_roundtrip(p);
+    EXPECT_FALSE(f) << f->detail << "\n" << print_program(p);
+  }
+  EXPECT_EQ(found, 5) << "the generator hardly writes a literal expanded to a scalar";
+}
+
 RC_GTEST_PROP(Oracles, RuleBreakingProgramsAreRejected, ()) {
   RapidCheckChoices c;
   Program p = generate(c);
