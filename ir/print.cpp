@@ -62,8 +62,8 @@ std::string print_program(const Program& p) {
   Users users;
   for (const UOp* n : order)
     for (const UOpRef& s : n->src) users[s.get()].push_back(n);
-  std::unordered_set<const UOp*> root_set,
-      printed_last;  // printed last: outputs no node uses, and asserts
+  // printed_last: the outputs no node uses, and the asserts.
+  std::unordered_set<const UOp*> root_set, printed_last;
   for (const UOpRef& r : roots) {
     root_set.insert(r.get());
     if (!users.count(r.get())) printed_last.insert(r.get());
