@@ -151,6 +151,18 @@ bool by_target(const std::string& oracle) {
   return oracle.rfind("target", 0) == 0;
 }
 
+// A malformed program an external engine did not refuse, shrunk first when asked, and named.
+Record rejection_record(Record r, const FuzzArgs& a, Target& target) {
+  if (a.minimize) {
+    Reduced small = reduce_lines(r.failure.program, fails_target_rejection(target, r.failure));
+    std::string why = rejection_reason(r.failure);
+    if (std::optional<Failure> again = check_target_rejects(small.text, why, target))
+      r.failure = *again;
+  }
+  r.signature = target_rejection_signature(r.failure, target);
+  return r;
+}
+
 // The failure as a worker reports it: shrunk first when asked, and named.
 Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend, Target* target) {
   Record r{seed, std::move(f), ""};
@@ -162,18 +174,11 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
       r.signature = failure_signature(r.failure, Program{}, backend, r.failure.config);
       return r;
     }
-    if (a.minimize) {
-      Reduced small = reduce_lines(r.failure.program, fails_target_rejection(*target, r.failure));
-      std::string why = rejection_reason(r.failure);
-      if (std::optional<Failure> again = check_target_rejects(small.text, why, *target))
-        r.failure = *again;
-    }
-    r.signature = target_rejection_signature(r.failure, *target);
-    return r;
+    return rejection_record(std::move(r), a, *target);
   }
   if (target) {
-    // A failure named by an arithmetic op it does not hold is reproduced by that op alone
-    // (target_signature's witness), shrunk in its turn: a file speaks of the ops it has.
+    // A failure named by an op it does not hold is reproduced by target_signature's witness,
+    // shrunk in its turn: a file speaks of the ops it has.
     for (int pass = 0; pass < 2; ++pass) {
       if (a.minimize) {
         Minimized small = minimize(p, r.failure.config, [&](const EngineConfig& c) {
@@ -183,13 +188,12 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
         if (std::optional<Failure> g = check_target(p, *target, nullptr, small.config))
           r.failure = *g;
       }
-      Program witness;
-      r.signature = target_signature(r.failure, p, *target, &witness);
-      std::optional<Failure> shown =
-          witness.statements.empty() || pass > 0 ? std::nullopt : check_target(witness, *target);
-      if (!shown) break;
-      r.failure = *shown;
-      p = witness;
+      Failure witness;
+      r.signature = target_signature(r.failure, p, *target, pass == 0 ? &witness : nullptr);
+      if (witness.program.empty()) break;
+      r.failure = witness;
+      if (witness.oracle == "target-rejection") return rejection_record(std::move(r), a, *target);
+      p = parse_program(witness.program, "witness.uir");
     }
     return r;
   }

@@ -111,7 +111,7 @@ std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, T
   // What uopc's own checker lets through is uopc's failure (the rejection oracle's), not the
   // engine's.
   if (check_rejected(b.text, b.rule)) return std::nullopt;
-  return check_target_rejects(b.text, "breaks the " + b.rule + " rule", target, skipped);
+  return check_target_rejects(b.text, breaks_rule(b), target, skipped);
 }
 
 CampaignResult run_campaign(const CampaignOptions& o) {

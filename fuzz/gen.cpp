@@ -795,6 +795,10 @@ Broken break_one_rule(Choices& c, const Program& valid, const std::string& print
   return with_breaker(printed, *v.node, c.pick(breakers(v, expand_axis)));
 }
 
+std::string breaks_rule(const Broken& b) {
+  return "breaks the " + b.rule + " rule";
+}
+
 Broken break_one_rule(Choices& c, const Program& valid) {
   return break_one_rule(c, valid, print_program(valid));
 }

@@ -37,6 +37,8 @@ struct Broken {
   std::string rule;
 };
 Broken break_one_rule(Choices& choices, const Program& valid);
+// What b does, as a rejection failure says it: "breaks the shrink_bounds rule".
+std::string breaks_rule(const Broken& b);
 // The same when `valid` is already printed: `printed` is print_program(valid).
 Broken break_one_rule(Choices& choices, const Program& valid, const std::string& printed);
 

@@ -126,7 +126,10 @@ UOpRef fresh_input(DType dtype, const Shape& shape, int64_t slot) {
 // `varied` >= 0: the fresh inputs hold varied_values of that variant, since the default data
 // hides some mistakes (it repeats every 23 elements within [-11, 11], so a max over the wrong
 // elements finds the same 11, and a product of many wraps to the same 0).
-std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int varied = -1) {
+// `staged`: the varied values staged, as an engine holds computed values (literals alone it may
+// fold or select between, and a failure that needs that is the literals' fusion with n).
+std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int varied = -1,
+                                 bool staged = true) {
   bool agnostic = is_alu(n.op) || n.op == Op::Cast || n.op == Op::Flip || n.op == Op::Reduce ||
                   n.op == Op::Stack || (n.op == Op::Permute && mode == Inputs::Widened);
   if (mode != Inputs::Same && !agnostic) return std::nullopt;
@@ -161,6 +164,7 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
     std::optional<UOpRef> values =
         varied >= 0 ? varied_values(s->dtype, shape, varied) : std::nullopt;
     changed |= values.has_value();
+    if (values && staged) values = stage(*values);
     src.push_back(values ? *values : fresh_input(s->dtype, shape, slot++));
     inputs.push_back(src.back());
   }
@@ -173,7 +177,7 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
     node = typed.statements.back().node;
     inputs.clear();
     for (const UOpRef& s : node->src)
-      if (s->op == Op::Reshape || s->op == Op::Stack) inputs.push_back(s);
+      if (s->op == Op::Reshape || s->op == Op::Stack || s->op == Op::Stage) inputs.push_back(s);
     return Isolated{node, inputs};
   } catch (const std::exception&) {
     return std::nullopt;
@@ -188,6 +192,8 @@ struct Located {
   bool fails_plain = false;
   std::string kinds = {};  // the options the node computed alone needs, when asked
   bool fused = false;      // no node failed alone: op is the one the failure needs
+  // op failed alone (without options, when asked) only on literals not handed in memory
+  bool on_literals = false;
 };
 
 using KindsOf = std::function<std::string(const Program& alone)>;
@@ -272,8 +278,9 @@ UOpRef with_own_values(const UOp& n) {
     bool data = k == 0 || (n.op != Op::Shrink && n.op != Op::Index);
     UOpRef values = data && s->op != Op::Const ? nested_literals(*s) : nullptr;
     if (data && s->op != Op::Const && s->numel() > 0 && !values) return nullptr;
+    if (values) values = stage(values);
     changed |= values && values != s;
-    src.push_back(values ? stage(values) : s);
+    src.push_back(values ? values : s);
   }
   return changed ? with_sources(n, src) : nullptr;
 }
@@ -325,65 +332,88 @@ std::string bounds_cause(const Failure& f, const Program& p) {
   return signature;
 }
 
+// The data a node is tried alone on: fresh input buffers, varied values staged, varied values as
+// bare literals (which an engine may fold into the node's own arithmetic).
+enum class Data { Fresh, Staged, Literal };
+
 // The first node, sources before users, that fails on fresh inputs by itself (shaped as given,
-// widened or extended); with `own_values`, then the first that fails by itself on its sources'
-// own values; failing that, the needed_node of the first whose value (with its whole subgraph)
-// fails, or of the whole program.
+// widened or extended), then on varied values staged; with `own_values`, then the first that
+// fails by itself on its sources' own values; then on varied values as bare literals
+// (`on_literals`); failing that, the needed_node of the first whose value (with its whole
+// subgraph) fails, or of the whole program.
 std::optional<Located> localize(const Program& p, const Test& fails, const Test* plain = nullptr,
                                 const KindsOf* kinds_of = nullptr, bool own_values = false) {
   std::vector<const UOp*> order;
   for (const UOp* n : topo_order(p.roots()))
     if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
-  // The default data first (`varied` false); varied data only when that finds nothing, as
-  // each probe costs a run (a process, for an external engine).
+  // The default data first; varied data only when that finds nothing, as each probe costs a
+  // run (a process, for an external engine).
   // `twice`: the node read at two indices (read_twice), not once.
-  auto alone_fails = [&](const UOp& n, const Test& test, bool varied,
+  auto alone_fails = [&](const UOp& n, const Test& test, Data inputs,
                          bool twice = false) -> std::optional<Isolated> {
+    bool varied = inputs != Data::Fresh;
     for (int data = varied ? 0 : -1; data < (varied ? kVariedPatterns : 0); ++data)
       for (Inputs mode : {Inputs::Same, Inputs::Widened, Inputs::Extended}) {
         if (varied && mode == Inputs::Widened) continue;  // size-1 axes hide nothing new
-        std::optional<Isolated> alone = isolated(n, mode, data);
+        std::optional<Isolated> alone = isolated(n, mode, data, inputs == Data::Staged);
         UOpRef root = !alone ? nullptr : twice ? read_twice(alone->node) : alone->node;
         if (root && test(single_output(p, root))) return alone;
       }
     return std::nullopt;
   };
-  auto fails_plain = [&](const UOp& n) {
-    for (bool twice : {false, true})
-      for (bool varied : {false, true})
-        if (alone_fails(n, *plain, varied, twice)) return true;
-    return false;
+  // The first data n fails alone on without options, if any.
+  auto fails_plain = [&](const UOp& n) -> std::optional<Data> {
+    for (Data inputs : {Data::Fresh, Data::Staged, Data::Literal})
+      for (bool twice : {false, true})
+        if (alone_fails(n, *plain, inputs, twice)) return inputs;
+    return std::nullopt;
   };
-  for (bool varied : {false, true})
+  auto first_alone = [&](Data inputs) -> std::optional<Located> {
     for (const UOp* n : order) {
-      std::optional<Isolated> alone = alone_fails(*n, fails, varied);
+      std::optional<Isolated> alone = alone_fails(*n, fails, inputs);
       if (!alone) continue;
       // The fresh inputs go through reshape's rule (a stack's, for varied values); that may be
       // what fails.
-      for (const UOpRef& input : alone->inputs)
+      for (UOpRef input : alone->inputs) {
+        if (input->op == Op::Stage) input = input->src[0];
         if ((input->op == Op::Reshape || input->op == Op::Stack) && fails(single_output(p, input)))
           return Located{input->op};
-      Located at{n->op, plain && fails_plain(*n)};
+      }
+      Located at{n->op};
+      at.on_literals = inputs == Data::Literal;
+      if (plain) {
+        std::optional<Data> without = fails_plain(*n);
+        at.fails_plain = without.has_value();
+        at.on_literals = without == Data::Literal;
+      }
       if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
       return at;
     }
+    return std::optional<Located>();
+  };
+  for (Data inputs : {Data::Fresh, Data::Staged})
+    if (std::optional<Located> at = first_alone(inputs)) return at;
   for (const UOp* n : own_values ? order : std::vector<const UOp*>{}) {
     UOpRef alone = with_own_values(*n);
     if (!alone || !fails(single_output(p, alone))) continue;
     // A reduce whose fold fails written out has a wrong op, not a wrong reduce.
     UOpRef fold = n->op == Op::Reduce ? fold_steps(*n) : nullptr;
-    return Located{fold && fails(single_output(p, fold)) ? n->reduce_op() : n->op};
+    if (fold && fails(single_output(p, fold))) alone = fold;
+    Located at{alone == fold ? n->reduce_op() : n->op};
+    if (plain) at.fails_plain = (*plain)(single_output(p, alone));
+    return at;
   }
+  if (std::optional<Located> at = first_alone(Data::Literal)) return at;
   for (const UOp* n : order) {
     Program whole = single_output(p, shared_from(n));
     if (!fails(whole)) continue;
     const UOp* needed = needed_node(whole, fails, n);
-    return Located{needed->op, plain && fails_plain(*needed), "", true};
+    return Located{needed->op, plain && fails_plain(*needed).has_value(), "", true};
   }
   // No value fails as the only output: the failure needs the program's outputs together (a
   // kernel's options decided by all it computes).
   if (const UOp* needed = fails(p) ? needed_node(p, fails) : nullptr)
-    return Located{needed->op, plain && fails_plain(*needed), "", true};
+    return Located{needed->op, plain && fails_plain(*needed).has_value(), "", true};
   return std::nullopt;
 }
 
@@ -745,13 +775,14 @@ const std::set<std::string>& rules_engine_lets_through(Target& target) {
   return at->second;
 }
 
-// The ops whose interval rule an engine's checker makes too narrow: each op alone on small
-// literal operands of mixed signs (a pad with a fill outside them), its value's interval
-// breakers handed to the engine. Asked once per engine: its answers do not change during a
-// campaign. None for an engine that does not check the type rules at all (an adapter that
-// trusts uopc's checks): it would let every interval through.
-const std::set<Op>& narrowed_interval_ops(Target& target) {
-  static std::map<std::string, std::set<Op>> probed;
+// The ops whose interval rule an engine's checker makes too narrow, each with the first of its
+// interval breakers the checker let through: each op alone on small literal operands of mixed
+// signs (a pad with a fill outside them), its value's interval breakers handed to the engine.
+// Asked once per engine: its answers do not change during a campaign. None for an engine that
+// does not check the type rules at all (an adapter that trusts uopc's checks): it would let
+// every interval through.
+const std::map<Op, Broken>& narrowed_interval_ops(Target& target) {
+  static std::map<std::string, std::map<Op, Broken>> probed;
   auto [at, fresh] = probed.try_emplace(target.command());
   if (!fresh || !rules_engine_lets_through(target).empty()) return at->second;
   const std::string operands = "%a = stack -3 2 0\n%b = stack -4 5 1\n%c = stack true false true\n";
@@ -761,13 +792,33 @@ const std::set<Op>& narrowed_interval_ops(Target& target) {
         "cast %c dtype=i32"}) {
     Program p = parse_program(operands + "%v = " + value + "\n", "probe.uir");
     for (const Broken& b : interval_rule_breakers(p, p.statements.back()))
-      if (check_target_rejects(b.text, "breaks the " + b.rule + " rule", target))
-        at->second.insert(p.statements.back().node->op);
+      if (check_target_rejects(b.text, breaks_rule(b), target))
+        at->second.try_emplace(p.statements.back().node->op, b);
   }
   return at->second;
 }
 
-std::string target_signature(const Failure& f, const Program& p, Target& target, Program* witness) {
+// A failure no node shows alone, or that a node shows only on literals it is not handed in
+// memory (a flip of a stack, whose select the flipped index decides), in an engine whose checker
+// narrows an op's interval, is that interval's: the engine's rewrites trust it as its checker
+// does, and the offset the checker lets through is the same bug ("target-interval_max" for
+// both). The op is one the program holds, if any; else the program holds none of the ops the
+// name speaks of, and `witness` becomes the offset the checker lets through.
+std::optional<std::string> narrowed_interval_cause(const Program& p, Target& target,
+                                                   Failure* witness) {
+  const std::map<Op, Broken>& narrowed = narrowed_interval_ops(target);
+  if (narrowed.empty()) return std::nullopt;
+  for (const UOp* n : topo_order(p.roots()))
+    if (narrowed.count(n->op)) return "target-interval_" + std::string(op_name(n->op));
+  const auto& [op, broken] = *narrowed.begin();
+  if (witness)
+    if (std::optional<Failure> shown =
+            check_target_rejects(broken.text, breaks_rule(broken), target))
+      *witness = *shown;
+  return "target-interval_" + std::string(op_name(op));
+}
+
+std::string target_signature(const Failure& f, const Program& p, Target& target, Failure* witness) {
   std::string kind = target_kind(f);
   auto fails_under = [&](const EngineConfig& c) -> Test {
     return [&, c](const Program& q) {
@@ -795,21 +846,21 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
     Test plain = fails_under({});
     KindsOf kinds_of = [&](const Program& alone) { return option_kinds(least_for(alone)); };
     std::optional<Located> at = localize(p, fails_under(f.config), &plain, &kinds_of, true);
+    if (at && at->fails_plain && at->on_literals && kind == "value")
+      if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness))
+        return *cause;
     if (at && at->fails_plain) return prefix + op_family(at->op);
     return prefix + (at && !at->kinds.empty() ? at->kinds : kinds);
   }
   std::optional<Located> at = localize(p, fails_under(least), nullptr, nullptr, true);
   if (!at) return by_outputs(f, p);
-  // A failure no node shows alone, in an engine whose checker narrows the interval of an op the
-  // program holds, is that interval's: the engine's rewrites trust it as its checker does, and
-  // the offset the checker lets through is the same bug ("target-interval_max" for both).
-  if (at->fused && kind == "value")
-    for (const UOp* n : topo_order(p.roots()))
-      if (narrowed_interval_ops(target).count(n->op))
-        return "target-interval_" + std::string(op_name(n->op));
+  if ((at->fused || at->on_literals) && kind == "value")
+    if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness))
+      return *cause;
   if (at->fused && kind == "value")
     if (auto wrong = wrong_arithmetic(target.command(), fails_under({}))) {
-      if (witness) *witness = wrong->witness;
+      if (witness)
+        if (std::optional<Failure> shown = check_target(wrong->witness, target)) *witness = *shown;
       std::string name = prefix + op_family(wrong->first);
       return wrong->second ? name + "-" + op_family(*wrong->second) : name;
     }
@@ -839,7 +890,7 @@ std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
     if (n->op == Op::Const || n->op == Op::Buffer) continue;
     Program alone = single_output(valid, shared_from(n));
     for (const Broken& b : interval_rule_breakers(alone, alone.statements.back()))
-      if (check_target_rejects(b.text, "breaks the " + b.rule + " rule", target))
+      if (check_target_rejects(b.text, breaks_rule(b), target))
         return "interval_" + std::string(op_name(n->op));
   }
   return std::nullopt;

@@ -67,10 +67,14 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 // where it shows needs computed alone, when one fails alone). An engine that
 // cannot echo the expected values given as one-literal stacks is "target-const": it reads or
 // prints values wrong, whichever op made them. A failure no node shows alone, when one of the
-// engine's i32 arithmetic ops fails alone on edge values, is that op's; `witness`, when given,
-// is then set to the program of that op alone, the reproducer that holds the op it names.
+// engine's i32 arithmetic ops fails alone on edge values, is that op's; in an engine whose
+// checker narrows an op's interval, it is that interval's ("target-interval_max"), and so is a
+// failure a node shows alone only on literals it is not handed in memory. `witness`, when
+// given, is set to a failure that shows the cause in a program holding the op it names, when
+// p does not: that op alone (a value failure), or the offset the checker lets through (a
+// target-rejection failure).
 std::string target_signature(const Failure& f, const Program& p, Target& target,
-                             Program* witness = nullptr);
+                             Failure* witness = nullptr);
 
 // A malformed program an external engine did not refuse (check_target_rejects), named by the
 // type rules it lets through, probed through the engine:

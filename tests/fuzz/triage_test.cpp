@@ -459,6 +459,13 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
                 "%x = stack 0.0 0.0 1.0 -1.0 nan nan\n%m = reshape %x shape=[3 2]\n"
                 "%s = stage %m\n%r = reduce %s op=max\n",
                 "target-minmax"},
+           // a wrong interval of mul, which a flip's index and a sub's overflow decision trust:
+           // the flip fails alone only on literals, whose select its index decides (in memory
+           // it reads right), the sub only on values the engine knows; both are the interval's
+           Case{"mul_interval_two_corners", "%t0 = stack 7 0\n%v6 = flip %t0 axes=[0]\n",
+                "target-interval_mul"},
+           Case{"mul_interval_two_corners", "%t0 = stack 3 0\n%v = sub -2147483648 %t0\n",
+                "target-interval_mul"},
            // an assert that fails only in the target is a value that differs
            Case{"pad_swap_sides",
                 "%x = stack 1.0 2.0 3.0\n%p = pad %x pads=[1 0]\n%w = stack 0.0 1.0 2.0 3.0\n"
@@ -491,10 +498,11 @@ TEST(TargetSignature, AnArithmeticNameComesWithAProgramThatHoldsTheOp) {
       "t.uir");
   std::optional<Failure> f = check_target(p, target);
   ASSERT_TRUE(f);
-  Program witness;
+  Failure witness;
   EXPECT_EQ(target_signature(*f, p, target, &witness), "target-division");
-  ASSERT_TRUE(check_target(witness, target));
-  std::string text = print_program(witness);
+  ASSERT_EQ(witness.oracle, "target");
+  ASSERT_TRUE(check_target(parse_program(witness.program, "w.uir"), target));
+  const std::string& text = witness.program;
   EXPECT_NE(text.find(" = idiv "), std::string::npos) << text;
 }
 
@@ -512,10 +520,10 @@ TEST(TargetSignature, AFusedPairIsNamedByThePairThatFails) {
     Program p = parse_program(text, "t.uir");
     std::optional<Failure> f = check_target(p, target);
     ASSERT_TRUE(f) << text;
-    Program witness;
+    Failure witness;
     EXPECT_EQ(target_signature(*f, p, target, &witness), "target-add-division") << text;
-    ASSERT_TRUE(check_target(witness, target));
-    std::string shown = print_program(witness);
+    ASSERT_TRUE(check_target(parse_program(witness.program, "w.uir"), target));
+    const std::string& shown = witness.program;
     EXPECT_NE(shown.find(" = add "), std::string::npos) << shown;
     EXPECT_NE(shown.find(" = idiv "), std::string::npos) << shown;
   }
@@ -591,6 +599,29 @@ TEST(TargetSignature, AFusedFailureOfANarrowedIntervalIsNamedByIt) {
             "target-division");
 }
 
+// A failure of a narrowed interval in a program without the op comes with a witness that has
+// it: the offset the engine's checker lets through, which the campaign writes instead.
+TEST(TargetSignature, AnIntervalNameComesWithAProgramThatHoldsTheOp) {
+  Target target = planted_engine("mul_interval_two_corners");
+  Program p = parse_program("%t0 = stack 7 0\n%v6 = flip %t0 axes=[0]\n", "t.uir");
+  std::optional<Failure> f = check_target(p, target);
+  ASSERT_TRUE(f);
+  Failure witness;
+  EXPECT_EQ(target_signature(*f, p, target, &witness), "target-interval_mul");
+  EXPECT_EQ(witness.oracle, "target-rejection");
+  EXPECT_NE(witness.program.find(" = mul "), std::string::npos) << witness.program;
+  EXPECT_EQ(target_rejection_signature(witness, target), "target-interval_mul");
+  // so is one found under options, whose op fails without them on literals only
+  Program q = parse_program(
+      "%t0 = stack -2147483648 0 0 0 0 0 0 0\n%t1 = reshape %t0 shape=[4 2]\n"
+      "%v14 = flip %t1 axes=[1]\n",
+      "t.uir");
+  EngineConfig thread{parse_opts_choice("thread=1", "opts"), 1};
+  std::optional<Failure> g = check_target(q, target, nullptr, thread);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(target_signature(*g, q, target), "target-interval_mul");
+}
+
 // An engine that checks no type rule lets every interval through: that says nothing of its
 // intervals, and a fused failure of it is named by its arithmetic as before.
 TEST(TargetSignature, AnEngineThatChecksNothingHasNoNarrowedInterval) {
@@ -638,6 +669,10 @@ TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
            // a wrong rule that options only exposed is the op's
            Case{"flip_off_by_one", "%x = buffer 6\n%f = flip %x axes=[0]\n", "upcast=0:2",
                 "target-flip"},
+           // a max wrong on a NaN, which fresh and varied inputs never hold: on the operands'
+           // own values (a reduce's: its fold's steps) it fails without the options too
+           Case{"minmax_reversed", "%t0 = stack nan nan\n%v5 = reduce %t0 op=max pop=1\n",
+                "table=2", "target-minmax"},
        }) {
     Target target = planted_engine(c.plant);
     Program p = parse_program(c.text, "t.uir");
@@ -647,6 +682,23 @@ TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
     EXPECT_EQ(f->config.flags(), config.flags());
     EXPECT_EQ(target_signature(*f, p, target), c.signature) << c.text;
   }
+}
+
+// A min wrong on a NaN, inside a reduce that fails only under an unroll: the min fails alone,
+// on its operands' own values, without options, so it is named, not the unroll.
+TEST(TargetSignature, AnOpThatFailsOnItsOwnValuesWithoutOptionsIsNamed) {
+  std::string values;
+  for (int i = 0; i < 81; ++i) values += i >= 9 && i < 18 ? " nan" : " 0.0";
+  Program p =
+      parse_program("%t0 = stack" + values +
+                        "\n%t1 = buffer 81 dtype=f32 slot=515\n%t2 = min %t0 %t1\n"
+                        "%t3 = reshape %t2 shape=[1 1 27 3]\n%v7 = reduce %t3 op=max pop=3\n",
+                    "t.uir");
+  Target target = planted_engine("minmax_reversed");
+  EngineConfig unroll{parse_opts_choice("unroll=3:ordered", "opts"), 1};
+  std::optional<Failure> f = check_target(p, target, nullptr, unroll);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(target_signature(*f, p, target), "target-minmax");
 }
 
 // An engine asked to fold a reduce as a tree may do so, or ignore the request and fold in
