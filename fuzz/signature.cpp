@@ -246,11 +246,18 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
     given[m] = fresh_input(m->dtype, m->shape, slot);
     return !fails(replace_nodes(whole, given));
   };
+  const UOp* join = root;
   for (const UOp* m : nodes)
-    if (literals_of(m) && gone_without(m, {})) return m;
-  // Several nodes that each suffice (a stack of two operands that each go wrong): the first
-  // that still fails with every node unrelated to it given as literals, and not without it.
+    if (literals_of(m) && gone_without(m, {})) {
+      join = m;
+      break;
+    }
+  // Several nodes that each suffice (a stack of two operands that each go wrong, two reduces
+  // each recomputed in a loop that a third reads them in): the first before the node found
+  // above that still fails with every node unrelated to it given as literals, and not without
+  // it. The node found above is only where their paths join.
   for (const UOp* m : nodes) {
+    if (m == join) break;
     if (!literals_of(m)) continue;
     std::unordered_set<const UOp*> after{m}, related;  // m, what it reads, what reads it
     for (const UOp* n : nodes)
@@ -263,7 +270,7 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
       if (!related.count(n) && literals_of(n)) others[n] = literals_of(n);
     if (!others.empty() && fails(replace_nodes(whole, others)) && gone_without(m, others)) return m;
   }
-  return root;
+  return join;
 }
 
 // n reading its data sources' own values, as staged literals: the data the failure met (a NaN,
@@ -408,7 +415,9 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     Program whole = single_output(p, shared_from(n));
     if (!fails(whole)) continue;
     const UOp* needed = needed_node(whole, fails, n);
-    return Located{needed->op, plain && fails_plain(*needed).has_value(), "", true};
+    // A value that fails without options too is the op's failure, not the options'.
+    bool without = plain && ((*plain)(whole) || fails_plain(*needed).has_value());
+    return Located{needed->op, without, "", true};
   }
   // No value fails as the only output: the failure needs the program's outputs together (a
   // kernel's options decided by all it computes).
