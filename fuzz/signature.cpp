@@ -895,12 +895,19 @@ std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
-  for (const UOp* n : topo_order(valid.roots())) {
-    if (n->op == Op::Const || n->op == Op::Buffer) continue;
-    Program alone = single_output(valid, shared_from(n));
+  auto lets_through = [&](const UOpRef& n) {
+    Program alone = single_output(valid, n);
     for (const Broken& b : interval_rule_breakers(alone, alone.statements.back()))
-      if (check_target_rejects(b.text, breaks_rule(b), target))
-        return "interval_" + std::string(op_name(n->op));
+      if (check_target_rejects(b.text, breaks_rule(b), target)) return true;
+    return false;
+  };
+  for (const UOp* n : topo_order(valid.roots())) {
+    if (n->op == Op::Const || n->op == Op::Buffer || !lets_through(shared_from(n))) continue;
+    // A reduce's interval folds its op's rule over the steps (as bounds_cause): when the steps
+    // written out as that op are let through too, the op's rule is the narrow one.
+    UOpRef steps = n->op == Op::Reduce && n->dtype == DType::I32 ? fold_steps(*n) : nullptr;
+    Op op = steps && lets_through(steps) ? n->reduce_op() : n->op;
+    return "interval_" + std::string(op_name(op));
   }
   return std::nullopt;
 }
