@@ -386,13 +386,10 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
         if ((input->op == Op::Reshape || input->op == Op::Stack) && fails(single_output(p, input)))
           return Located{input->op};
       }
-      Located at{n->op};
-      at.on_literals = inputs == Data::Literal;
-      if (plain) {
-        std::optional<Data> without = fails_plain(*n);
-        at.fails_plain = without.has_value();
-        at.on_literals = without == Data::Literal;
-      }
+      // The data that decides the name: without options when asked, else the data found.
+      std::optional<Data> shown = plain ? fails_plain(*n) : inputs;
+      Located at{n->op, plain && shown.has_value()};
+      at.on_literals = shown == Data::Literal;
       if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
       return at;
     }
@@ -784,14 +781,22 @@ const std::set<std::string>& rules_engine_lets_through(Target& target) {
   return at->second;
 }
 
+// The first of the interval breakers of `alone`'s last value that the engine's checker lets
+// through, as the failure that makes.
+std::optional<Failure> interval_let_through(const Program& alone, Target& target) {
+  for (const Broken& b : interval_rule_breakers(alone, alone.statements.back()))
+    if (std::optional<Failure> f = check_target_rejects(b.text, breaks_rule(b), target)) return f;
+  return std::nullopt;
+}
+
 // The ops whose interval rule an engine's checker makes too narrow, each with the first of its
 // interval breakers the checker let through: each op alone on small literal operands of mixed
 // signs (a pad with a fill outside them), its value's interval breakers handed to the engine.
 // Asked once per engine: its answers do not change during a campaign. None for an engine that
 // does not check the type rules at all (an adapter that trusts uopc's checks): it would let
 // every interval through.
-const std::map<Op, Broken>& narrowed_interval_ops(Target& target) {
-  static std::map<std::string, std::map<Op, Broken>> probed;
+const std::map<Op, Failure>& narrowed_interval_ops(Target& target) {
+  static std::map<std::string, std::map<Op, Failure>> probed;
   auto [at, fresh] = probed.try_emplace(target.command());
   if (!fresh || !rules_engine_lets_through(target).empty()) return at->second;
   const std::string operands = "%a = stack -3 2 0\n%b = stack -4 5 1\n%c = stack true false true\n";
@@ -800,9 +805,8 @@ const std::map<Op, Broken>& narrowed_interval_ops(Target& target) {
         "mod %a 2", "where %c %a %b", "pad %a pads=[1 1] value=-9", "reduce %a op=add",
         "cast %c dtype=i32"}) {
     Program p = parse_program(operands + "%v = " + value + "\n", "probe.uir");
-    for (const Broken& b : interval_rule_breakers(p, p.statements.back()))
-      if (check_target_rejects(b.text, breaks_rule(b), target))
-        at->second.try_emplace(p.statements.back().node->op, b);
+    if (std::optional<Failure> f = interval_let_through(p, target))
+      at->second.emplace(p.statements.back().node->op, *f);
   }
   return at->second;
 }
@@ -815,15 +819,12 @@ const std::map<Op, Broken>& narrowed_interval_ops(Target& target) {
 // name speaks of, and `witness` becomes the offset the checker lets through.
 std::optional<std::string> narrowed_interval_cause(const Program& p, Target& target,
                                                    Failure* witness) {
-  const std::map<Op, Broken>& narrowed = narrowed_interval_ops(target);
+  const std::map<Op, Failure>& narrowed = narrowed_interval_ops(target);
   if (narrowed.empty()) return std::nullopt;
   for (const UOp* n : topo_order(p.roots()))
     if (narrowed.count(n->op)) return "target-interval_" + std::string(op_name(n->op));
-  const auto& [op, broken] = *narrowed.begin();
-  if (witness)
-    if (std::optional<Failure> shown =
-            check_target_rejects(broken.text, breaks_rule(broken), target))
-      *witness = *shown;
+  const auto& [op, let_through] = *narrowed.begin();
+  if (witness) *witness = let_through;
   return "target-interval_" + std::string(op_name(op));
 }
 
@@ -896,10 +897,7 @@ std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
     return std::nullopt;
   }
   auto lets_through = [&](const UOpRef& n) {
-    Program alone = single_output(valid, n);
-    for (const Broken& b : interval_rule_breakers(alone, alone.statements.back()))
-      if (check_target_rejects(b.text, breaks_rule(b), target)) return true;
-    return false;
+    return interval_let_through(single_output(valid, n), target).has_value();
   };
   for (const UOp* n : topo_order(valid.roots())) {
     if (n->op == Op::Const || n->op == Op::Buffer || !lets_through(shared_from(n))) continue;
