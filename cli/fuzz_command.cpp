@@ -746,6 +746,9 @@ int check_file(const FuzzArgs& a) {
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
   if (std::optional<Failure> f = check_program(p, *backend, true, config)) {
     std::printf("disagreement: the %s oracle failed: %s\n", f->oracle.c_str(), f->detail.c_str());
+    // The name a campaign would file it under, so that a hand-written program can be matched
+    // with the reproducers already kept.
+    std::printf("signature: %s\n", failure_signature(*f, p, *backend, config).c_str());
     return 1;
   }
   std::printf("every oracle agrees on %s\n", name.c_str());

@@ -200,7 +200,7 @@ class KernelRenderer {
       case Op::Load: {
         check(*n.src[0], depth, out);
         std::string name = "val" + std::to_string(counter_++);
-        out += pad(depth) + c_type(n.dtype) + " " + name + " = " + addr(*n.src[0]) + ";\n";
+        out += pad(depth) + c_type(n.dtype) + " " + name + " = " + loaded(n) + ";\n";
         names_[&n] = name;
         return;
       }
@@ -289,8 +289,21 @@ class KernelRenderer {
   std::string in_interval(const UOp& n, const std::string& text) {
     if (!options_.check_intervals || n.dtype != DType::I32 || n.bounds == Interval::full())
       return text;
-    return "uopc_in(uopc_status, " + std::to_string(static_cast<int>(n.op)) + ", " + text + ", " +
-           std::to_string(n.bounds.lo) + ", " + std::to_string(n.bounds.hi) + ")";
+    return reported_outside(n.op, text, n.bounds);
+  }
+
+  static std::string reported_outside(Op op, const std::string& text, const Interval& b) {
+    return "uopc_in(uopc_status, " + std::to_string(static_cast<int>(op)) + ", " + text + ", " +
+           std::to_string(b.lo) + ", " + std::to_string(b.hi) + ")";
+  }
+
+  // A load, in check-intervals mode a bool checked against [0, 1]: a byte that is neither was
+  // never written (kUnwritten), and a cast or compare reading it would otherwise be reported
+  // as that op's interval.
+  std::string loaded(const UOp& n) {
+    std::string text = addr(*n.src[0]);
+    if (!options_.check_intervals || n.dtype != DType::Bool) return text;
+    return reported_outside(n.op, text, {0, 1});
   }
 
   static bool is_atom(const std::string& e) {

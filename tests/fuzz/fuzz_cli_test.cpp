@@ -134,6 +134,8 @@ TEST(FuzzCli, CheckReadsStandardInputOnce) {
   std::string text = "%x = stack 1.0 2.0\n%p = pad %x pads=[1 1]\n";
   auto failing = run_uopc("fuzz --check - --plant pad_fill_nonzero", text);
   EXPECT_EQ(failing.exit_code, 1) << failing.out << failing.err;
+  // with the name a campaign files it under
+  EXPECT_NE(failing.out.find("\nsignature: engines-pad\n"), std::string::npos) << failing.out;
   auto fine = run_uopc("fuzz --check -", text);
   EXPECT_EQ(fine.exit_code, 0) << fine.out << fine.err;
   EXPECT_NE(fine.out.find("every oracle agrees on <stdin>"), std::string::npos) << fine.out;

@@ -367,6 +367,15 @@ TEST_F(Planted, AnElementLeftUnwrittenIsAFailureWhateverItsValue) {
                          "false\n",
                          *tcc, fixed("upcast=0:2 thread=0", 2)),
             "engines-thread+threads");
+  // a bool stage whose unwritten byte a later kernel casts to i32: the cast's value leaves
+  // [0, 1], but the byte was never written, which no interval rule causes
+  EXPECT_EQ(signature_of("%x0 = buffer 32 dtype=i32\n%x = reshape %x0 shape=[8 4]\n"
+                         "%m = cmplt %x 3\n%rb = reduce %m op=max\n%st = stage %rb\n"
+                         "%fl = flip %st axes=[0]\n%rr = reshape %fl shape=[1 4]\n"
+                         "%e = expand %rr shape=[8 4]\n%c = cast %e dtype=i32\n"
+                         "%y = add %c %x\n%s = reduce %y op=add\n",
+                         *tcc, fixed("thread=0", 3)),
+            "engines-thread+threads");
 }
 
 // An offset with the wrong sign leaves the buffer even through a reshape (whose outermost axis
