@@ -25,6 +25,7 @@ const Rejected kRejected[] = {
     {"%a = buffer 3 slot=0\n%b = buffer 3 dtype=i32 slot=0",
      "slot 0 is already a buffer of f32[3]"},
     {"%a = buffer 2.5", "buffer takes its size as an integer"},
+    {"%a = buffer 2147483648 dtype=bool", "1:13: error: integer literal 2147483648 is outside"},
     // stack
     {"%a = stack", "stack: needs at least one operand"},
     {"%a = stack 1 2\n%b = stack 1.5 2.5\n%c = stack %a %b",
@@ -170,6 +171,7 @@ struct Typed {
 const Typed kTyped[] = {
     {"%a = buffer 12", "f32[12]"},
     {"%a = buffer 0 dtype=bool", "bool[0]"},
+    {"%a = buffer 2147483647 dtype=bool", "bool[2147483647]"},  // the largest
     {"%a = stack 1 2", "i32[2]"},
     {"%a = stack 1 2.5", "f32[2]"},
     {"%a = stack true false", "bool[2]"},
