@@ -698,6 +698,7 @@ int check_refused(const std::string& text, const std::string& refusal, const Fuz
     std::printf("disagreement: the target-rejection oracle failed: %s\n", f->detail.c_str());
     if (!f->log.empty())
       std::printf("the engine's last lines on stderr:\n%s", as_comment(f->log).c_str());
+    std::printf("signature: %s\n", target_rejection_signature(*f, target).c_str());
     return 1;
   }
   std::printf("%s %s, as uopc does\n",
@@ -726,6 +727,7 @@ int check_file(const FuzzArgs& a) {
       std::printf("disagreement: the target oracle failed: %s\n", f->detail.c_str());
       if (!f->log.empty())
         std::printf("the engine's last lines on stderr:\n%s", as_comment(f->log).c_str());
+      std::printf("signature: %s\n", target_signature(*f, p, *target).c_str());
       return 1;
     }
     std::printf("%s %s (compared %s)\n",

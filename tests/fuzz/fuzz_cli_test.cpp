@@ -619,6 +619,9 @@ void expect_one_rejection_file(const std::string& dir, const std::string& engine
   std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
   auto replay = testing::run_uopc("fuzz --check '" + files[0] + "' --target '" + engine + "'");
   EXPECT_EQ(replay.exit_code, 1) << replay.out << replay.err;
+  EXPECT_NE(replay.out.find("\nsignature: " + name.substr(0, name.size() - 4) + "\n"),
+            std::string::npos)
+      << replay.out;
   auto fixed = testing::run_uopc("fuzz --check '" + files[0] + "' --target '" + run + "'");
   EXPECT_EQ(fixed.exit_code, 0) << fixed.out << fixed.err;
 }
@@ -773,6 +776,8 @@ TEST(TargetProtocol, PersistentModeFindsWhatOneShotFinds) {
   auto again = testing::run_uopc(replay);
   EXPECT_EQ(again.exit_code, 1) << replay << "\n" << again.out << again.err;
   EXPECT_NE(again.out.find("disagreement: the target oracle failed"), std::string::npos);
+  // under the name the campaign filed it under
+  EXPECT_NE(again.out.find("\nsignature: target-stack\n"), std::string::npos) << again.out;
 }
 
 // A symbolic reproducer is a .uir file whose "# expression: " line `uopc fuzz --check` reads
