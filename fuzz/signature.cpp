@@ -192,8 +192,6 @@ struct Located {
   bool fails_plain = false;
   std::string kinds = {};  // the options the node computed alone needs, when asked
   bool fused = false;      // no node failed alone: op is the one the failure needs
-  // op failed alone (without options, when asked) only on literals not handed in memory
-  bool on_literals = false;
 };
 
 using KindsOf = std::function<std::string(const Program& alone)>;
@@ -345,9 +343,9 @@ enum class Data { Fresh, Staged, Literal };
 
 // The first node, sources before users, that fails on fresh inputs by itself (shaped as given,
 // widened or extended), then on varied values staged; with `own_values`, then the first that
-// fails by itself on its sources' own values; then on varied values as bare literals
-// (`on_literals`); failing that, the needed_node of the first whose value (with its whole
-// subgraph) fails, or of the whole program.
+// fails by itself on its sources' own values; then on varied values as bare literals; failing
+// that, the needed_node of the first whose value (with its whole subgraph) fails, or of the
+// whole program.
 std::optional<Located> localize(const Program& p, const Test& fails, const Test* plain = nullptr,
                                 const KindsOf* kinds_of = nullptr, bool own_values = false) {
   std::vector<const UOp*> order;
@@ -389,7 +387,6 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
       // The data that decides the name: without options when asked, else the data found.
       std::optional<Data> shown = plain ? fails_plain(*n) : inputs;
       Located at{n->op, plain && shown.has_value()};
-      at.on_literals = shown == Data::Literal;
       if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
       return at;
     }
@@ -815,12 +812,13 @@ const std::map<Op, Failure>& narrowed_interval_ops(Target& target) {
   return at->second;
 }
 
-// A failure no node shows alone, or that a node shows only on literals it is not handed in
-// memory (a flip of a stack, whose select the flipped index decides), in an engine whose checker
-// narrows an op's interval, is that interval's: the engine's rewrites trust it as its checker
-// does, and the offset the checker lets through is the same bug ("target-interval_max" for
-// both). The op is one the program holds, if any; else the program holds none of the ops the
-// name speaks of, and `witness` becomes the offset the checker lets through.
+// A failure in an engine whose checker narrows an op's interval is that interval's: the
+// engine's rewrites trust it as its checker does, so whichever op shows the failure (a fused
+// index, a flip of literals whose select the flipped index decides, a pad whose clamp a max
+// decides and that then reads past its buffer), the offset the checker lets through is the
+// same bug ("target-interval_max" for all). The op is one the program holds, if any; else the
+// program holds none of the ops the name speaks of, and `witness` becomes the offset the
+// checker lets through.
 std::optional<std::string> narrowed_interval_cause(const Program& p, Target& target,
                                                    Failure* witness) {
   const std::map<Op, Failure>& narrowed = narrowed_interval_ops(target);
@@ -845,6 +843,8 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   // to get wrong), reads or prints values wrong (a format that rounds an f32): whichever op
   // made them is not the cause.
   if (kind == "value" && echo_fails(p, fails_under({}))) return prefix + "const";
+  if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness))
+    return *cause;
   // As for uopc's own engine (failure_signature): a failure that needs settings is the
   // settings' bug, unless a node fails alone without them.
   auto least_for = [&](const Program& q) {
@@ -860,17 +860,11 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
     Test plain = fails_under({});
     KindsOf kinds_of = [&](const Program& alone) { return option_kinds(least_for(alone)); };
     std::optional<Located> at = localize(p, fails_under(f.config), &plain, &kinds_of, true);
-    if (at && at->fails_plain && at->on_literals && kind == "value")
-      if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness))
-        return *cause;
     if (at && at->fails_plain) return prefix + op_family(at->op);
     return prefix + (at && !at->kinds.empty() ? at->kinds : kinds);
   }
   std::optional<Located> at = localize(p, fails_under(least), nullptr, nullptr, true);
   if (!at) return by_outputs(f, p);
-  if ((at->fused || at->on_literals) && kind == "value")
-    if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness))
-      return *cause;
   if (at->fused && kind == "value")
     if (auto wrong = wrong_arithmetic(target.command(), fails_under({}))) {
       if (witness)

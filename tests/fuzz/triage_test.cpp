@@ -616,14 +616,18 @@ TEST(TargetSignature, AnIntervalTheCheckerNarrowsIsNamedByItsOp) {
   }
 }
 
-// A wrong value no node shows alone, in an engine whose checker narrows the interval of an op
-// the program holds, is that interval's bug: the engine's rewrites trust the interval as its
-// checker does. Here max's wrong high end lets an idiv by 64 be written as C's division.
+// A failure in an engine whose checker narrows the interval of an op is that interval's bug:
+// the engine's rewrites trust the interval as its checker does. Here max's wrong high end lets
+// an idiv by 64 be written as C's division, and decides a pad's clamp, so that the pad alone
+// reads past its buffer, which the engine's own bounds check reports.
 TEST(TargetSignature, AFusedFailureOfANarrowedIntervalIsNamedByIt) {
   EXPECT_EQ(target_signature_of("max_interval_lower_high",
                                 "%t0 = stack -2147483648 0 0 0 0 0 0 -3 0 0 0\n"
                                 "%t1 = expand -3 shape=[11]\n%t2 = max %t0 %t1\n"
                                 "%t3 = expand 64 shape=[11]\n%v = idiv %t2 %t3\n"),
+            "target-interval_max");
+  EXPECT_EQ(target_signature_of("max_interval_lower_high",
+                                "%x = buffer 3 dtype=i32\n%v = pad %x pads=[1 2]\n"),
             "target-interval_max");
   // an engine whose intervals are right names it by the arithmetic it gets wrong, as before
   EXPECT_EQ(target_signature_of("floordiv_truncates", "%x = stack -1 -3 5\n%v = idiv %x 2\n"),
