@@ -535,7 +535,7 @@ int dispatch(int argc, char** argv) {
                   "count loop iterations and fail (exit 3) past what the program's work needs");
     cmd->add_option("--opts", ra.opts, opts_help);
     cmd->add_option("--threads", ra.threads, "threads for kernels with a thread loop")
-        ->default_str("all cores")
+        ->default_str(env.threads ? std::to_string(*env.threads) : "all cores")
         ->check(CLI::Range(1, 1024));
     cmd->footer(
         "UOPC_OPTS, UOPC_THREADS and UOPC_CHECK (a comma list of bounds, ub, cost) in the "

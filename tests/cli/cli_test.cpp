@@ -355,11 +355,15 @@ TEST(Cli, EngineSettingsComeFromTheEnvironment) {
   auto tree = run_uopc("run - --backend tcc", sum);
   auto flag = run_uopc("run - --backend tcc --opts none", sum);
   auto lowered = run_uopc("lower -", sum);
+  auto help = run_uopc("help run");
   ::unsetenv("UOPC_OPTS");
   ::unsetenv("UOPC_THREADS");
   EXPECT_EQ(tree.out, "%r f32[] = 2\n") << tree.err;
   EXPECT_EQ(flag.out, "%r f32[] = 3\n") << flag.err;
   EXPECT_NE(lowered.out.find("opts unroll=2"), std::string::npos) << lowered.out;
+  // and the help shows them as the defaults they are
+  EXPECT_NE(help.out.find("--opts TEXT=unroll=2 "), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--threads INT:INT in [1 - 1024]=2\n"), std::string::npos) << help.out;
 
   ::setenv("UOPC_CHECK", "bonds", 1);
   auto bad = run_uopc("run - --backend tcc", sum);
