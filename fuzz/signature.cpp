@@ -366,12 +366,12 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
       }
     return std::nullopt;
   };
-  // The first data n fails alone on without options, if any.
-  auto fails_plain = [&](const UOp& n) -> std::optional<Data> {
+  // Whether n fails alone without options, on any of the data.
+  auto fails_plain = [&](const UOp& n) {
     for (Data inputs : {Data::Fresh, Data::Staged, Data::Literal})
       for (bool twice : {false, true})
-        if (alone_fails(n, *plain, inputs, twice)) return inputs;
-    return std::nullopt;
+        if (alone_fails(n, *plain, inputs, twice)) return true;
+    return false;
   };
   auto first_alone = [&](Data inputs) -> std::optional<Located> {
     for (const UOp* n : order) {
@@ -384,9 +384,7 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
         if ((input->op == Op::Reshape || input->op == Op::Stack) && fails(single_output(p, input)))
           return Located{input->op};
       }
-      // The data that decides the name: without options when asked, else the data found.
-      std::optional<Data> shown = plain ? fails_plain(*n) : inputs;
-      Located at{n->op, plain && shown.has_value()};
+      Located at{n->op, plain && fails_plain(*n)};
       if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
       return at;
     }
@@ -410,13 +408,13 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     if (!fails(whole)) continue;
     const UOp* needed = needed_node(whole, fails, n);
     // A value that fails without options too is the op's failure, not the options'.
-    bool without = plain && ((*plain)(whole) || fails_plain(*needed).has_value());
+    bool without = plain && ((*plain)(whole) || fails_plain(*needed));
     return Located{needed->op, without, "", true};
   }
   // No value fails as the only output: the failure needs the program's outputs together (a
   // kernel's options decided by all it computes).
   if (const UOp* needed = fails(p) ? needed_node(p, fails) : nullptr)
-    return Located{needed->op, plain && fails_plain(*needed).has_value(), "", true};
+    return Located{needed->op, plain && fails_plain(*needed), "", true};
   return std::nullopt;
 }
 
