@@ -841,8 +841,7 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   // to get wrong), reads or prints values wrong (a format that rounds an f32): whichever op
   // made them is not the cause.
   if (kind == "value" && echo_fails(p, fails_under({}))) return prefix + "const";
-  if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness))
-    return *cause;
+  if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness)) return *cause;
   // As for uopc's own engine (failure_signature): a failure that needs settings is the
   // settings' bug, unless a node fails alone without them.
   auto least_for = [&](const Program& q) {
