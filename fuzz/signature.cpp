@@ -274,20 +274,18 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
 // n reading its data sources' own values, as staged literals: the data the failure met (a NaN,
 // a -0 that the fresh and varied inputs never hold), with n the only op computed, on values an
 // engine holds in memory as it holds computed ones (literals alone it may fold or select
-// between). Null when no source changes (or one is too large to write out).
+// between). n itself when its sources already are such values (a min of a staged -0 and a
+// literal); null when one is too large to write out.
 UOpRef with_own_values(const UOp& n) {
   std::vector<UOpRef> src;
-  bool changed = false;
   for (size_t k = 0; k < n.src.size(); ++k) {
     const UOpRef& s = n.src[k];
     bool data = k == 0 || (n.op != Op::Shrink && n.op != Op::Index);
     UOpRef values = data && s->op != Op::Const ? nested_literals(*s) : nullptr;
     if (data && s->op != Op::Const && s->numel() > 0 && !values) return nullptr;
-    if (values) values = stage(values);
-    changed |= values && values != s;
-    src.push_back(values ? values : s);
+    src.push_back(values ? stage(values) : s);
   }
-  return changed ? with_sources(n, src) : nullptr;
+  return with_sources(n, src);
 }
 
 // Every step of a reduce's fold at once, as one elementwise op on staged values: op(acc, x) for

@@ -734,6 +734,12 @@ TEST(TargetSignature, AnOpThatFailsOnItsOwnValuesWithoutOptionsIsNamed) {
   std::optional<Failure> f = check_target(p, target, nullptr, unroll);
   ASSERT_TRUE(f);
   EXPECT_EQ(target_signature(*f, p, target), "target-minmax");
+  // a min whose operands already are its own values, one staged and one a literal: the min,
+  // not the stage the failure needs (as a literal operand, the engine folds the min right)
+  Program q = parse_program("%t0 = stage -0.0\n%v7 = min %t0 0.0\n", "t.uir");
+  std::optional<Failure> g = check_target(q, target);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(target_signature(*g, q, target), "target-minmax");
 }
 
 // An engine asked to fold a reduce as a tree may do so, or ignore the request and fold in
