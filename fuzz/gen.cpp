@@ -668,26 +668,32 @@ bool narrow_interval(const UOp& x) {
 // outside its range by one at the high end, and one that it leaves outside at the low end:
 // a checker whose rule for an op in x's subgraph gives too narrow an interval (a pad's that
 // forgets the fill, a max's that takes the lower high) accepts one of them. None unless
-// narrow_interval(x).
-void interval_breakers(const UOp& x, const std::string& name, std::vector<Breaker>& options) {
+// narrow_interval(x). With `reach`, the offsets are out of range by one at the values x
+// takes, each read from an element that holds it (ValueReach).
+void interval_breakers(const UOp& x, const std::string& name, std::vector<Breaker>& options,
+                       const ValueReach* reach = nullptr) {
   if (!narrow_interval(x)) return;
-  const Interval& b = x.bounds;
-  std::string helpers, element = name;
-  if (x.rank() > 0) {
-    element = "%broken_element";
-    helpers = element + " = index " + name;
-    for (int k = 0; k < x.rank(); ++k) helpers += " 0";
-    helpers += "\n";
-  }
+  Interval b = reach ? reach->values : x.bounds;
+  if (b.hi <= b.lo) return;
+  Shape origin(static_cast<size_t>(x.rank()), 0);
   // Offsets of a shrink to one element of the room may be 0 ... hi - lo - 1.
   std::string room =
       "%broken_room = buffer " + std::to_string(b.hi - b.lo) + " dtype=i32 slot=998\n";
-  auto shifted = [&](int64_t by) {
+  auto shifted = [&](int64_t by, const Shape& at) {
+    std::string helpers, element = name;
+    if (x.rank() > 0) {
+      element = "%broken_element";
+      helpers = element + " = index " + name;
+      for (int64_t i : at) helpers += " " + std::to_string(i);
+      helpers += "\n";
+    }
     return helpers + "%broken_shift = sub " + element + " " + std::to_string(by) + "\n" + room;
   };
   const std::string shrink = "shrink %broken_room %broken_shift shape=[1]";
-  options.push_back({"interval high end", shrink, shifted(b.lo)});     // 0 ... hi - lo
-  options.push_back({"interval low end", shrink, shifted(b.lo + 1)});  // -1 ... hi - lo - 1
+  options.push_back({"interval high end", shrink,  // 0 ... hi - lo
+                     shifted(b.lo, reach ? reach->highest_at : origin)});
+  options.push_back({"interval low end", shrink,  // -1 ... hi - lo - 1
+                     shifted(b.lo + 1, reach ? reach->lowest_at : origin)});
 }
 
 std::vector<Breaker> breakers(const Statement& v, size_t expand_axis) {
@@ -764,9 +770,10 @@ std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size
   return out;
 }
 
-std::vector<Broken> interval_rule_breakers(const Program& valid, const Statement& v) {
+std::vector<Broken> interval_rule_breakers(const Program& valid, const Statement& v,
+                                           const ValueReach* reach) {
   std::vector<Breaker> b;
-  interval_breakers(*v.node, v.name, b);
+  interval_breakers(*v.node, v.name, b, reach);
   std::string text = print_program(valid);
   std::vector<Broken> out;
   for (const Breaker& one : b) out.push_back(with_breaker(text, *v.node, one));

@@ -50,6 +50,16 @@ std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size
 // offset outside its range by one at the high end ("interval high end"), or at the low end. A
 // checker whose interval rule for an op in v's subgraph is too narrow accepts one. None when
 // v is not i32, or its interval is a point or wider than 2^16.
-std::vector<Broken> interval_rule_breakers(const Program& valid, const Statement& v);
+//
+// With `reach`, the offsets are out of range by one at the lowest and highest value v takes,
+// each read from an element that holds it. Every sound checker refuses both, however tight its
+// intervals (one that folds literals knows the very offset): accepting one leaves out a value v
+// takes.
+struct ValueReach {
+  Interval values;              // inside v's interval
+  Shape lowest_at, highest_at;  // an element's index holding each end
+};
+std::vector<Broken> interval_rule_breakers(const Program& valid, const Statement& v,
+                                           const ValueReach* reach = nullptr);
 
 }  // namespace uopc

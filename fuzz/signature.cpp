@@ -780,15 +780,31 @@ const std::set<std::string>& rules_engine_lets_through(Target& target) {
 
 // The first of the interval breakers of `alone`'s last value that the engine's checker lets
 // through, as the failure that makes.
-std::optional<Failure> interval_let_through(const Program& alone, Target& target) {
-  for (const Broken& b : interval_rule_breakers(alone, alone.statements.back()))
+std::optional<Failure> interval_let_through(const Program& alone, Target& target,
+                                            const ValueReach* reach = nullptr) {
+  for (const Broken& b : interval_rule_breakers(alone, alone.statements.back(), reach))
     if (std::optional<Failure> f = check_target_rejects(b.text, breaks_rule(b), target)) return f;
   return std::nullopt;
 }
 
+// The lowest and highest value of p's last output (i32, rank 1), and where each is.
+ValueReach values_reach(const Program& p) {
+  Tensor t = interpret(p, {}).outputs.back().second;
+  ValueReach r{{INT32_MAX, INT32_MIN}, {0}, {0}};
+  for (int64_t i = 0; i < t.size(); ++i) {
+    int64_t v = t.at(i).as_i32();
+    if (v < r.values.lo) r.values.lo = v, r.lowest_at = {i};
+    if (v > r.values.hi) r.values.hi = v, r.highest_at = {i};
+  }
+  return r;
+}
+
 // The ops whose interval rule an engine's checker makes too narrow, each with the first of its
 // interval breakers the checker let through: each op alone on small literal operands of mixed
-// signs (a pad with a fill outside them), its value's interval breakers handed to the engine.
+// signs (a pad with a fill outside them), its value's interval breakers handed to the engine,
+// out of range at the values the op takes there. A checker that lets one through leaves out a
+// value the op takes: its interval is wrong, not just tighter than LANGUAGE.md §5's (an
+// engine that folds literals before checking knows the exact values).
 // Asked once per engine: its answers do not change during a campaign. None for an engine that
 // does not check the type rules at all (an adapter that trusts uopc's checks): it would let
 // every interval through.
@@ -802,7 +818,8 @@ const std::map<Op, Failure>& narrowed_interval_ops(Target& target) {
         "mod %a 2", "where %c %a %b", "pad %a pads=[1 1] value=-9", "reduce %a op=add",
         "cast %c dtype=i32"}) {
     Program p = parse_program(operands + "%v = " + value + "\n", "probe.uir");
-    if (std::optional<Failure> f = interval_let_through(p, target))
+    ValueReach reach = values_reach(p);
+    if (std::optional<Failure> f = interval_let_through(p, target, &reach))
       at->second.emplace(p.statements.back().node->op, *f);
   }
   return at->second;

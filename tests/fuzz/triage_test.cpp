@@ -673,6 +673,33 @@ TEST(TargetSignature, AnEngineThatChecksNothingHasNoNarrowedInterval) {
             "target-add-division");
 }
 
+// An engine that folds literals before it checks knows an offset computed from them exactly,
+// and accepts one LANGUAGE.md's intervals cannot prove but that is in range: its intervals are
+// tighter, not wrong. Its flip bug is the flip's, not a narrowed interval's. (Modelled: what
+// uopc refuses as unprovable without a buffer of its own, it runs when the offsets stay in
+// range.)
+TEST(TargetSignature, AnEngineThatFoldsLiteralsHasNoNarrowedInterval) {
+  std::string engine = ::testing::TempDir() + "/folds-literals.sh";
+  std::string uopc = UOPC_BINARY_PATH;
+  std::ofstream(engine) << "#!/bin/sh\nwhy=$(" << uopc << " check \"$1\" 2>&1 >/dev/null) && exec "
+                        << uopc
+                        << " run --backend tcc --plant flip_off_by_one \"$1\"\n"
+                           "echo \"$why\" | grep -q unprovable || exit 2\n"
+                           "grep -v 'slot=998' \"$1\" | grep -q ' = buffer ' && exit 2\n"
+                        << uopc
+                        << " run --backend tcc --check-bounds --plant skip_static_checks \"$1\"\n"
+                        << "[ $? = 3 ] && exit 2\nexit 0\n";
+  ::chmod(engine.c_str(), 0755);
+  Target target(engine, false, 10);
+  // it accepts what it can fold
+  Program mul = parse_program("%a = stack -3 2 0\n%b = stack -4 5 1\n%v = mul %a %b\n", "t.uir");
+  int accepted = 0;
+  for (const Broken& b : interval_rule_breakers(mul, mul.statements.back()))
+    accepted += check_target_rejects(b.text, breaks_rule(b), target).has_value();
+  EXPECT_GT(accepted, 0);
+  EXPECT_EQ(signature_through(target, "%x = stack 1 2 3\n%v = flip %x axes=[0]\n"), "target-flip");
+}
+
 // The engine is asked for the campaign's settings in its environment; a failure that needs
 // them is named by the options' kinds when no node fails alone without them, and by the op
 // when one does.
