@@ -224,7 +224,8 @@ void Executable::run_kernel(size_t k, void** args) {
           spec.name + " accessed " +
           (s[1] < 0 ? "table " + std::to_string(-1 - s[1]) : "parameter " + std::to_string(s[1])) +
           " at offset " + std::to_string(s[2]) + ", outside [0, " + std::to_string(s[3]) + ")");
-    if (s[8]) throw IntervalError(spec.name + ": " + interval_message(s));
+    if (s[8])
+      throw IntervalError(static_cast<Op>(s[8] - 1), spec.name + ": " + interval_message(s));
     if (s[5]) throw UndefinedBehaviorError(spec.name + ": " + ub_message(s));
   }
 }

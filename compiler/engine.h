@@ -66,11 +66,16 @@ class UndefinedBehaviorError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
-// A check_intervals kernel computed an i32 value outside its node's interval
-// (RenderOptions::check_intervals): "kernel0: max is 5, outside its interval [0, 0]".
+// A check_intervals kernel computed an i32 value outside its node's interval, or loaded a bool
+// that is neither 0 nor 1 (RenderOptions::check_intervals): "kernel0: max is 5, outside its
+// interval [0, 0]"; op() is the node's op.
 class IntervalError : public std::logic_error {
  public:
-  using std::logic_error::logic_error;
+  IntervalError(Op op, const std::string& what) : std::logic_error(what), op_(op) {}
+  Op op() const { return op_; }
+
+ private:
+  Op op_;
 };
 
 // A built program with its buffers: inputs filled, kernels loaded. run() executes every

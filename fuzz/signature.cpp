@@ -610,13 +610,10 @@ std::optional<std::string> kernel_interval_cause(const Program& p, Backend& back
       e.run();
     }
   } catch (const IntervalError& error) {
-    std::string what = error.what();
-    size_t at = what.find(": ") + 2;
-    std::string op = what.substr(at, what.find(' ', at) - at);
     // A bool read back as neither 0 nor 1 is an element no kernel wrote: a bug in what wrote
     // the buffer, not in an interval rule.
-    if (op == op_name(Op::Load)) return std::nullopt;
-    return "bounds-" + op;
+    if (error.op() == Op::Load) return std::nullopt;
+    return "bounds-" + std::string(op_name(error.op()));
   } catch (const std::exception&) {  // another check stopped the kernels first
   }
   return std::nullopt;
