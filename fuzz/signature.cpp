@@ -123,6 +123,13 @@ UOpRef fresh_input(DType dtype, const Shape& shape, int64_t slot) {
   return shape.size() == 1 ? b : reshape(b, shape);
 }
 
+// An empty value of `shape` that computes nothing, for an empty source: kept, the source would
+// bring its subgraph along, whose kernels run though nothing reads their values, and a failure
+// there would be blamed on its reader.
+UOpRef empty_value(DType dtype, const Shape& shape) {
+  return expand(literal(Scalar::zero(dtype)), shape);
+}
+
 // `varied` >= 0: the fresh inputs hold varied_values of that variant, since the default data
 // hides some mistakes (it repeats every 23 elements within [-11, 11], so a max over the wrong
 // elements finds the same 11, and a product of many wraps to the same 0).
@@ -144,7 +151,7 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
     const UOpRef& s = n.src[k];
     bool data = k == 0 || (n.op != Op::Shrink && n.op != Op::Index);
     bool keep = s->op == Op::Const || (s->op == Op::Buffer && mode == Inputs::Same && varied < 0);
-    if (!data || keep || s->numel() == 0) {
+    if (!data || keep) {
       if (mode != Inputs::Same && s->rank() > 0) return std::nullopt;  // it would not fit
       // A computed offset or index (an element read from a buffer) takes one value of its
       // bounds on the default data; with varied data it is each end of them in turn.
@@ -161,6 +168,10 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
     if (mode == Inputs::Widened)
       for (int64_t& d : shape) changed |= d == 1, d = d == 1 ? 2 : d;
     if (mode == Inputs::Extended && shape.size() < 8) shape.push_back(2), changed = true;
+    if (element_count(shape) == 0) {
+      src.push_back(empty_value(s->dtype, shape));
+      continue;
+    }
     std::optional<UOpRef> values =
         varied >= 0 ? varied_values(s->dtype, shape, varied) : std::nullopt;
     changed |= values.has_value();
@@ -214,6 +225,18 @@ UOpRef nested_literals(const UOp& n) {
   return nested_stack(n.shape, [&](int64_t i) { return t.at(i); });
 }
 
+// The lowest input slot no buffer of p takes. A fresh input there that replaces the only reader
+// of a buffer (its reshape) gets that buffer's data, default or scrambled, as both are chosen by
+// slot and size: a failure that needs that data does not then make the reader look needed.
+int64_t free_slot(const Program& p) {
+  std::set<int64_t> taken;
+  for (const UOp* n : topo_order(p.roots()))
+    if (n->op == Op::Buffer) taken.insert(n->slot());
+  int64_t slot = 0;
+  while (taken.count(slot)) ++slot;
+  return slot;
+}
+
 // In a failing subgraph that no node fails alone, the node furthest back without which the
 // failure goes away: given as literals instead of computed, and given as a fresh input buffer
 // (literals read by a stray index give some literal, where a buffer fails its bounds check), the
@@ -222,9 +245,6 @@ UOpRef nested_literals(const UOp& n) {
 // cmpeq). The root, when given, when no other is; else null.
 const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root = nullptr) {
   std::vector<const UOp*> nodes = topo_order(whole.roots());
-  int64_t slot = 0;
-  for (const UOp* m : nodes)
-    if (m->op == Op::Buffer) slot = std::max(slot, m->slot() + 1);
   auto probed = [&](const UOp* m) {
     return m != root && m->op != Op::Const && m->op != Op::Buffer && m->op != Op::Assert;
   };
@@ -239,9 +259,10 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
   };
   auto gone_without = [&](const UOp* m, std::unordered_map<const UOp*, UOpRef> given) {
     given[m] = literals_of(m);
-    if (fails(replace_nodes(whole, given))) return false;
+    Program without = replace_nodes(whole, given);
+    if (fails(without)) return false;
     if (m->numel() == 0) return true;
-    given[m] = fresh_input(m->dtype, m->shape, slot);
+    given[m] = fresh_input(m->dtype, m->shape, free_slot(without));
     return !fails(replace_nodes(whole, given));
   };
   const UOp* join = root;
@@ -271,19 +292,25 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
   return join;
 }
 
-// n reading its data sources' own values, as staged literals: the data the failure met (a NaN,
-// a -0 that the fresh and varied inputs never hold), with n the only op computed, on values an
-// engine holds in memory as it holds computed ones (literals alone it may fold or select
-// between). n itself when its sources already are such values (a min of a staged -0 and a
-// literal); null when one is too large to write out.
+// n reading its data sources' own values, as staged literals (an empty one as empty_value): the
+// data the failure met (a NaN, a -0 that the fresh and varied inputs never hold), with n the only
+// op computed, on values an engine holds in memory as it holds computed ones (literals alone it
+// may fold or select between). n itself when its sources already are such values (a min of a
+// staged -0 and a literal); null when one is too large to write out.
 UOpRef with_own_values(const UOp& n) {
   std::vector<UOpRef> src;
   for (size_t k = 0; k < n.src.size(); ++k) {
     const UOpRef& s = n.src[k];
     bool data = k == 0 || (n.op != Op::Shrink && n.op != Op::Index);
-    UOpRef values = data && s->op != Op::Const ? nested_literals(*s) : nullptr;
-    if (data && s->op != Op::Const && s->numel() > 0 && !values) return nullptr;
-    src.push_back(values ? stage(values) : s);
+    if (!data || s->op == Op::Const) {
+      src.push_back(s);
+    } else if (s->numel() == 0) {
+      src.push_back(empty_value(s->dtype, s->shape));
+    } else {
+      UOpRef values = nested_literals(*s);
+      if (!values) return nullptr;
+      src.push_back(stage(values));
+    }
   }
   return with_sources(n, src);
 }
