@@ -202,12 +202,14 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   // An expression (the symbolic oracle's) is not a program to shrink.
   if (!a.minimize || r.failure.oracle == "rejection" || r.failure.oracle == "symbolic") return r;
   std::string oracle = r.failure.oracle, signature = r.signature;
-  Minimized small = minimize(p, config, [&](const EngineConfig& c) {
-    return fails_oracle(oracle, backend, signature, c, &p);
-  });
+  Minimized small = minimize(
+      p, config,
+      [&](const EngineConfig& c) { return fails_oracle(oracle, backend, signature, c, &p); }, {},
+      Probes::Yes);
   config = small.config;
   p = parse_program(small.reduced.text, "reduced.uir");
-  if (std::optional<Failure> again = failure_in_family(oracle_family(oracle), p, backend, config)) {
+  if (std::optional<Failure> again =
+          failure_for_signature(oracle_family(oracle), signature, p, backend, config)) {
     // Named again on the small program, so the name speaks of ops it has.
     r.failure = {again->oracle, again->detail, small.reduced.text, config};
     r.signature = failure_signature(r.failure, p, backend, config);

@@ -290,7 +290,7 @@ int run_reduce(const ReduceArgs& a) {
         [&](const EngineConfig& c) {
           return until_interrupted(fails_oracle(oracle, *backend, signature, c, &p));
         },
-        progress);
+        progress, Probes::Yes);
     r = m.reduced;
     config = m.config;
   } else {
@@ -307,7 +307,7 @@ int run_reduce(const ReduceArgs& a) {
   if (!signature.empty()) {  // say how the small program fails, not how the large one did
     Program small = parse_program(r.text, "reduced.uir");
     if (std::optional<Failure> f =
-            failure_in_family(oracle_family(oracle), small, *backend, config)) {
+            failure_for_signature(oracle_family(oracle), signature, small, *backend, config)) {
       oracle = f->oracle;
       detail = f->detail;
     }

@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "fuzz/probes.h"
 #include "fuzz/signature.h"
 #include "interp/interp.h"
 #include "ir/build.h"
@@ -229,10 +230,25 @@ std::vector<std::string> shorter_stacks(const std::string& text) {
 // oracle a reproducer that fails directly may have and still be preferred.
 constexpr int kCompositeCost = 2;
 
+// What n may be bypassed by: a source, or a source's source (a shrink of a pad of x, where x is
+// read at the same shape), that has n's type and is not a literal.
+std::vector<UOpRef> bypasses(const UOp& n) {
+  std::vector<UOpRef> out;
+  auto add = [&](const UOpRef& s) {
+    if (s->dtype == n.dtype && s->shape == n.shape && s->op != Op::Const &&
+        std::find(out.begin(), out.end(), s) == out.end())
+      out.push_back(s);
+  };
+  for (const UOpRef& s : n.src) add(s);
+  for (const UOpRef& s : n.src)
+    for (const UOpRef& t : s->src) add(t);
+  return out;
+}
+
 class Reducer {
  public:
-  Reducer(const Interesting& interesting, const ReduceProgress& progress)
-      : interesting_(interesting), progress_(progress) {}
+  Reducer(const Interesting& interesting, const ReduceProgress& progress, Probes probes)
+      : interesting_(interesting), progress_(progress), probes_(probes) {}
 
   Reduced run(const Program& start) {
     best_ = print_program(start);
@@ -242,7 +258,12 @@ class Reducer {
       }
       if (accept_composite()) continue;
       // Nothing more drastic works: the final pass, and the drastic ones again if it helped.
-      if (!accept_first([this](const Program&) { return single_removals(best_); })) break;
+      if (accept_first([this](const Program&) { return single_removals(best_); })) continue;
+      // Nothing of the program shows the failure in fewer statements: the cause may, an op's
+      // interval rule or C on literals (fuzz/probes.h), where the program met it in the index
+      // arithmetic of its movement ops.
+      if (probes_ == Probes::No || !accept_first([this](const Program&) { return fewer_probes(); }))
+        break;
     }
     return {best_, count_statements(best_), tried_, true};
   }
@@ -263,9 +284,7 @@ class Reducer {
     std::reverse(order.begin(), order.end());
     for (const UOp* n : order) {
       if (n->op == Op::Const || n->op == Op::Assert) continue;
-      for (const UOpRef& s : n->src)
-        if (s->dtype == n->dtype && s->shape == n->shape && s->op != Op::Const)
-          out.push_back(print_program(replace_node(p, n, s)));
+      for (const UOpRef& s : bypasses(*n)) out.push_back(print_program(replace_node(p, n, s)));
       if (n->op != Op::Buffer && n->numel() > 0) {
         int64_t slot = 500 + static_cast<int64_t>(out.size());
         out.push_back(print_program(
@@ -332,6 +351,15 @@ class Reducer {
     return out;
   }
 
+  // The probes with fewer statements than the best so far: a program of its own as small as a
+  // probe shows the failure as well as the probe does.
+  std::vector<std::string> fewer_probes() const {
+    std::vector<std::string> out;
+    for (std::string& probe : op_probes())
+      if (count_statements(probe) < best_size_.statements) out.push_back(std::move(probe));
+    return out;
+  }
+
   // A pad or flip replaced by its composite form (ir/composite.h), and that reduced in turn:
   // a failure the composites oracle found in an op the form uses then shows in the
   // reproducer itself, under `uopc diff`, and names an op the reproducer contains. Taken
@@ -347,7 +375,7 @@ class Reducer {
       Program expanded = replace_node(*p, n, form);
       ++tried_;
       if (!interesting_(print_program(expanded))) continue;
-      Reduced r = Reducer(interesting_, {}).run(expanded);
+      Reduced r = Reducer(interesting_, {}, probes_).run(expanded);
       tried_ += r.candidates_tried;
       if (r.statements > count_statements(best_) + kCompositeCost) continue;
       best_ = r.text;
@@ -379,6 +407,7 @@ class Reducer {
 
   const Interesting& interesting_;
   const ReduceProgress& progress_;
+  Probes probes_;
   std::string best_;
   Size best_size_;
   int tried_ = 0;
@@ -411,6 +440,14 @@ std::optional<Failure> failure_in_family(const std::string& family, const Progra
   if (family == "bounds") return check_bounds(p);
   if (std::optional<Failure> f = check_engines(p, backend, config)) return f;
   return check_composites(p, backend, true, config.by_helper);
+}
+
+std::optional<Failure> failure_for_signature(const std::string& family,
+                                             const std::string& signature, const Program& p,
+                                             Backend& backend, const EngineConfig& config) {
+  std::optional<Failure> f = failure_in_family(family, p, backend, config);
+  if (!f && signature.rfind("bounds-", 0) == 0) f = check_bounds(p);
+  return f;
 }
 
 // The ops of `p`.
@@ -449,7 +486,8 @@ Interesting fails_oracle(const std::string& oracle, Backend& backend, const std:
     // A candidate the harness cannot judge (an interpreter that throws on what a wrong
     // interval let through) is not the failure being shrunk.
     try {
-      std::optional<Failure> f = failure_in_family(oracle_family(oracle), *p, backend, config);
+      std::optional<Failure> f =
+          failure_for_signature(oracle_family(oracle), signature, *p, backend, config);
       return f && (signature.empty() || failure_signature(*f, *p, backend, config) == signature);
     } catch (const std::exception&) {
       return false;
@@ -519,8 +557,8 @@ UOpRef as_literals(const UOp* n, int64_t max_elements) {
 }
 
 Reduced reduce_program(const Program& p, const Interesting& interesting,
-                       const ReduceProgress& progress) {
-  return Reducer(interesting, progress).run(p);
+                       const ReduceProgress& progress, Probes probes) {
+  return Reducer(interesting, progress, probes).run(p);
 }
 
 namespace {
@@ -605,7 +643,8 @@ EngineConfig reduce_config(const Program& p, const EngineConfig& config, const F
 }
 
 Minimized minimize(const Program& p, const EngineConfig& config,
-                   const InterestingUnder& interesting, const ReduceProgress& progress) {
+                   const InterestingUnder& interesting, const ReduceProgress& progress,
+                   Probes probes) {
   // The settings first, on the whole program: its varied values show a failure under fewer
   // options than the few values a small program keeps (a dropped element that should be zero
   // reads as the zero the output started with).
@@ -614,11 +653,11 @@ Minimized minimize(const Program& p, const EngineConfig& config,
     return reduce_config(q, from, [&](const EngineConfig& t) { return interesting(t)(text); });
   };
   EngineConfig c = settings_for(print_program(p), config);
-  Reduced r = reduce_program(p, interesting(c), progress);
+  Reduced r = reduce_program(p, interesting(c), progress, probes);
   EngineConfig smaller = settings_for(r.text, c);
   if (smaller.flags() == c.flags()) return {r, c};
   Reduced again =
-      reduce_program(parse_program(r.text, "reduced.uir"), interesting(smaller), progress);
+      reduce_program(parse_program(r.text, "reduced.uir"), interesting(smaller), progress, probes);
   again.candidates_tried += r.candidates_tried;
   return {again, smaller};
 }

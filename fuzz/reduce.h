@@ -4,7 +4,8 @@
 // Candidates, tried repeatedly until none is accepted: drop an output or an assert; make an
 // assert one of its operands, as an output (a test's "assert x against the literals it should
 // equal" becomes x, so the literals can go); make an output one of its sources; bypass a node
-// for a source of the same dtype, fitted to its shape by a reshape (as many elements), a shrink
+// for a source, or a source's source, of its type; bypass it for a source of the same dtype,
+// fitted to its shape by a reshape (as many elements), a shrink
 // (a longer axis) or an expand (a size-1 axis); make a literal tensor one of its values,
 // expanded; replace a node by a fresh input buffer, by a constant of its shape, or by its own
 // value written as literals (a stack, reshaped; up to 256 elements), which lets the whole
@@ -12,7 +13,9 @@
 // a literal into zero. Then shapes and ranks shrink: a size made smaller wherever it occurs or
 // at one place, an axis dropped from a list. When none of these is accepted, a last pass tries
 // every single-statement removal (single_removals), and the others again if one was, so the
-// result is 1-minimal. Every candidate is parsed again, so it is well typed (an edit that
+// result is 1-minimal; when asked (Probes::Yes), then a probe of one op on literals
+// (fuzz/probes.h), which shows a cause the program met only in its index arithmetic, and is
+// reduced in its turn. Every candidate is parsed again, so it is well typed (an edit that
 // breaks a type rule, or a replaced offset that is no longer provable, is simply not a
 // candidate), and it is kept only if it is smaller (statements, then elements of all values,
 // then characters) and the failure is still the same: the same signature (fuzz/signature.h),
@@ -60,6 +63,13 @@ std::optional<Failure> first_failure(const Program& p, Backend& backend,
 std::optional<Failure> failure_in_family(const std::string& family, const Program& p,
                                          Backend& backend, const EngineConfig& config = {});
 
+// failure_in_family, or for an interval's signature ("bounds-mul") the bounds oracle's failure
+// too: a wrong interval is the cause of whatever trusted it, and a program whose own values
+// leave it shows that cause itself. What fails_oracle judges a candidate by.
+std::optional<Failure> failure_for_signature(const std::string& family,
+                                             const std::string& signature, const Program& p,
+                                             Backend& backend, const EngineConfig& config = {});
+
 struct Reduced {
   std::string text;  // the smallest failing program found
   int statements = 0;
@@ -70,8 +80,13 @@ struct Reduced {
 // Called after each accepted candidate with the size so far.
 using ReduceProgress = std::function<void(const Reduced& so_far)>;
 
+// Whether the reducer may end by replacing the program with one of op_probes (fuzz/probes.h):
+// only where `interesting` asks for the same signature, since a probe shares nothing with the
+// program but the cause the signature names (an engine with two bugs fails a probe of either).
+enum class Probes { No, Yes };
+
 Reduced reduce_program(const Program& p, const Interesting& interesting,
-                       const ReduceProgress& progress = {});
+                       const ReduceProgress& progress = {}, Probes probes = Probes::No);
 
 // Whether a program still fails under the given engine settings.
 using FailsUnder = std::function<bool(const EngineConfig& config)>;
@@ -94,7 +109,8 @@ using InterestingUnder = std::function<Interesting(const EngineConfig& config)>;
 // The program reduced, then its engine settings (reduce_config), then the program again under
 // the smaller settings when they changed.
 Minimized minimize(const Program& p, const EngineConfig& config,
-                   const InterestingUnder& interesting, const ReduceProgress& progress = {});
+                   const InterestingUnder& interesting, const ReduceProgress& progress = {},
+                   Probes probes = Probes::No);
 
 // Delta debugging on lines, for texts that are not well typed (the rejection oracle): drops
 // lines while the text stays interesting.

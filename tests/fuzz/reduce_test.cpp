@@ -95,7 +95,8 @@ struct ReducedUnder {
 
 // `text`, which `plant` makes fail, reduced keeping its signature; with `keep_ops`, also the
 // ops the signature names, as `uopc reduce` and campaigns do.
-ReducedUnder reduce_under(Plant plant, const std::string& text, bool keep_ops = false) {
+ReducedUnder reduce_under(Plant plant, const std::string& text, bool keep_ops = false,
+                          Probes probes = Probes::No) {
   set_plant(plant);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   Program p = parse_program(text, "t.uir");
@@ -106,8 +107,8 @@ ReducedUnder reduce_under(Plant plant, const std::string& text, bool keep_ops = 
     return {};
   }
   std::string signature = failure_signature(*f, p, *tcc);
-  Reduced r =
-      reduce_program(p, fails_oracle(f->oracle, *tcc, signature, {}, keep_ops ? &p : nullptr));
+  Reduced r = reduce_program(
+      p, fails_oracle(f->oracle, *tcc, signature, {}, keep_ops ? &p : nullptr), {}, probes);
   set_plant(Plant::None);
   return {signature, r};
 }
@@ -138,6 +139,47 @@ TEST(Reduce, ReshapesOfOperandsGoTogether) {
       true);
   EXPECT_EQ(signature, "bounds-mul");
   EXPECT_LE(r.statements, 4) << r.text;
+}
+
+// A wrong interval rule or division decision that a program meets only in the index arithmetic
+// of its movement ops (no statement of it can go) shows on literal operands of the op itself, in
+// a probe of two or three statements with the same signature; the probe is what is kept.
+TEST(Reduce, ACauseMetInIndexArithmeticIsShownOnLiterals) {
+  auto [division, d] = reduce_under(Plant::FloordivTruncates,
+                                    "%t0 = buffer 4 dtype=i32 slot=513\n"
+                                    "%t1 = reshape %t0 shape=[2 2 1 1]\n"
+                                    "%t2 = permute %t1 order=[1 2 0 3]\n"
+                                    "%t3 = reshape %t2 shape=[4]\n%v = flip %t3 axes=[0]\n",
+                                    true, Probes::Yes);
+  EXPECT_EQ(division, "ub-division");
+  EXPECT_LE(d.statements, 3) << d.text;
+  std::string chain = "%t0 = buffer 8 dtype=i32 slot=3\n%t1 = mul %t0 1000\n";
+  std::string at = "%t1";
+  for (int k = 0; k < 3; ++k) {  // the shrink, stack and reshape steps of a sorting network
+    std::string v = "%v" + std::to_string(k);
+    chain += v + "r = reshape " + at + " shape=[4 2 1]\n" + v + "a = shrink " + v +
+             "r 0 0 0 shape=[4 1 1]\n" + v + "s = stack " + v + "a " + v + "a\n" + v +
+             " = reshape " + v + "s shape=[8]\n";
+    at = v;
+  }
+  chain += "%out = flip " + at + " axes=[0]\n";
+  auto [interval, m] = reduce_under(Plant::MulIntervalTwoCorners, chain, true, Probes::Yes);
+  EXPECT_EQ(interval, "bounds-mul");
+  EXPECT_LE(m.statements, 3) << m.text;
+  EXPECT_NE(m.text.find("mul"), std::string::npos) << m.text;
+}
+
+// A reduce read at two places through a pad and a shrink is read at one of them directly: a
+// statement is bypassed by a source of its source of the same type.
+TEST(Reduce, AStatementIsBypassedByTheSourceOfItsSource) {
+  auto [signature, r] =
+      reduce_under(Plant::UnrollSharedAccumulator,
+                   "%t0 = buffer 512 dtype=i32 slot=544\n%t1 = reshape %t0 shape=[8 8 8]\n"
+                   "%t2 = reduce %t1 op=add pop=1\n%t3 = pad %t2 pads=[1 1 1 1]\n"
+                   "%t4 = shrink %t3 0 0 shape=[8 8]\n%t5 = shrink %t3 0 1 shape=[8 8]\n"
+                   "%t6 = stack %t4 %t5\n%v = reduce %t6 op=add pop=1\n");
+  EXPECT_EQ(signature, "engines-reduce");
+  EXPECT_LE(r.statements, 7) << r.text;
 }
 
 // An offset read from a buffer fails only on the scrambled data a large, unrelated buffer
@@ -176,7 +218,7 @@ TEST_P(ReduceCases, EveryFailingCaseToAtMostFourStatements) {
     ++failing;
     std::string signature = failure_signature(*f, p, *tcc);
     Interesting still_fails = fails_oracle(f->oracle, *tcc, signature);
-    Reduced r = reduce_program(p, still_fails);
+    Reduced r = reduce_program(p, still_fails, {}, Probes::Yes);  // as uopc reduce does
     EXPECT_LE(r.statements, 4) << name << " (" << signature << ") reduced to:\n" << r.text;
     EXPECT_TRUE(still_fails(r.text)) << name << ":\n" << r.text;
     Program small = parse_program(r.text, "small.uir");
