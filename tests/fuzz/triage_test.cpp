@@ -71,6 +71,17 @@ void expect_signatures(std::initializer_list<Named> cases) {
   }
 }
 
+using WithOpts = std::pair<const char*, const char*>;  // a program and its --opts
+
+// Each program's engines failure under `plant` and its options, on one thread, has `signature`.
+void expect_signature_under(Plant plant, std::initializer_list<WithOpts> cases,
+                            const std::string& signature) {
+  set_plant(plant);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const auto& [text, opts] : cases)
+    EXPECT_EQ(signature_of(text, *tcc, fixed(opts, 1)), signature) << text;
+}
+
 // Each option the failure shows without goes, one axis at a time, and factors shrink.
 TEST_F(Planted, EngineSettingsReduceToWhatTheFailureNeeds) {
   set_plant(Plant::UpcastWrongOffset);
@@ -429,35 +440,29 @@ TEST_F(Planted, OfTwoCausesEachEnoughTheFirstNamesTheBug) {
 // An empty value computes nothing, but its subgraph's kernels still run: a node computed alone
 // gets an empty literal for it, or the failure of a table staged before it would be its own.
 TEST_F(Planted, AnEmptyOperandBringsNoKernelsAlong) {
-  set_plant(Plant::TableBroadcastFirstAxis);
-  std::unique_ptr<Backend> tcc = make_tcc_backend();
-  for (const auto& [text, opts] : {
-           std::pair{"%a = expand 0 shape=[1 1 1 2]\n%s = stack %a %a %a\n%st = stage %s\n"
-                     "%r = reduce %st op=mul pop=3\n%e = shrink %r 0 0 shape=[0 1]\n"
-                     "%v = pad %e pads=[1 1 1 1]\n",
-                     "table=5"},
-           std::pair{"%a = expand false shape=[1 1 2]\n%s = stack %a %a %a\n%st = stage %s\n"
-                     "%e = expand %st shape=[3 0 3 2]\n%v = stage %e\n",
-                     "table=6"},
-       })
-    EXPECT_EQ(signature_of(text, *tcc, fixed(opts, 1)), "engines-expand") << text;
+  expect_signature_under(Plant::TableBroadcastFirstAxis,
+                         {{"%a = expand 0 shape=[1 1 1 2]\n%s = stack %a %a %a\n%st = stage %s\n"
+                           "%r = reduce %st op=mul pop=3\n%e = shrink %r 0 0 shape=[0 1]\n"
+                           "%v = pad %e pads=[1 1 1 1]\n",
+                           "table=5"},
+                          {"%a = expand false shape=[1 1 2]\n%s = stack %a %a %a\n%st = stage %s\n"
+                           "%e = expand %st shape=[3 0 3 2]\n%v = stage %e\n",
+                           "table=6"}},
+                         "engines-expand");
 }
 
 // A reduce whose copies share an accumulator shows it only on some data (the scrambled inputs,
 // chosen by a buffer's slot and size): the reshape that is the buffer's only reader is not
 // needed, since a fresh input in the buffer's slot holds the same data.
 TEST_F(Planted, TheOnlyReaderOfABufferIsNotNeededForItsData) {
-  set_plant(Plant::UnrollSharedAccumulator);
-  std::unique_ptr<Backend> tcc = make_tcc_backend();
-  for (const auto& [text, opts] : {
-           std::pair{"%x = buffer 80 dtype=bool\n%m = reshape %x shape=[2 1 4 2 5]\n"
-                     "%r = reduce %m op=min pop=3\n%v = pad %r pads=[0 0 1 0]\n",
-                     "upcast=1:3"},
-           std::pair{"%x = buffer 225 dtype=bool\n%m = reshape %x shape=[3 1 5 3 5]\n"
-                     "%r = reduce %m op=min pop=2\n%v = reduce %r op=min pop=1\n",
-                     "unroll=5:ordered"},
-       })
-    EXPECT_EQ(signature_of(text, *tcc, fixed(opts, 1)), "engines-reduce") << text;
+  expect_signature_under(Plant::UnrollSharedAccumulator,
+                         {{"%x = buffer 80 dtype=bool\n%m = reshape %x shape=[2 1 4 2 5]\n"
+                           "%r = reduce %m op=min pop=3\n%v = pad %r pads=[0 0 1 0]\n",
+                           "upcast=1:3"},
+                          {"%x = buffer 225 dtype=bool\n%m = reshape %x shape=[3 1 5 3 5]\n"
+                           "%r = reduce %m op=min pop=2\n%v = reduce %r op=min pop=1\n",
+                           "unroll=5:ordered"}},
+                         "engines-reduce");
 }
 
 // A reshape's outermost axis of size 1 is its flat index divided, not a 0: a pad's stray read
