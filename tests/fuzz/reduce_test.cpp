@@ -170,7 +170,11 @@ TEST(Reduce, ACauseMetInIndexArithmeticIsShownOnLiterals) {
 }
 
 // A reduce read at two places through a pad and a shrink is read at one of them directly: a
-// statement is bypassed by a source of its source of the same type.
+// statement is bypassed by a source of its source of the same type. (Not down to four: without
+// kernel options, copies of a reduce that share an accumulator need one kernel that reads the
+// reduce at two indices, which takes five statements at least: a rank-2 source in two, the
+// reduce, a flip or shift of it, and an op that reads both. The reducer drops options and
+// never adds them; under upcast three statements show it, and campaigns find those.)
 TEST(Reduce, AStatementIsBypassedByTheSourceOfItsSource) {
   auto [signature, r] =
       reduce_under(Plant::UnrollSharedAccumulator,
