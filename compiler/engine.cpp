@@ -91,20 +91,24 @@ InterpOptions matching(const CompiledProgram& c, InterpOptions options) {
   return options;
 }
 
-int64_t iteration_bound(const Program& p, const CompiledProgram& c) {
+Iterations iteration_bound(const Program& p, const CompiledProgram& c) {
   int64_t outputs = 0, reduces = 0;
   for (const KernelSpec& k : c.schedule.kernels) outputs += k.root->numel();
   for (const UOp* n : topo_order(p.roots()))
     if (n->op == Op::Reduce) reduces += n->src[0]->numel();
   // Nested loops over axes of size >= 2 run at most twice their innermost count.
-  return 3 * (outputs + static_cast<int64_t>(c.schedule.kernels.size()) * reduces) + 64;
+  int64_t reduce_loops = 3 * static_cast<int64_t>(c.schedule.kernels.size()) * reduces;
+  return {3 * outputs + reduce_loops + 64, reduce_loops};
 }
 
-std::string excess_iterations(const Program& p, const CompiledProgram& c, int64_t iterations) {
-  int64_t bound = iteration_bound(p, c);
-  if (iterations <= bound) return "";
-  return "the kernels ran " + std::to_string(iterations) +
-         " loop iterations; the work needs at most " + std::to_string(bound);
+std::string excess_iterations(const Program& p, const CompiledProgram& c, const Iterations& ran) {
+  Iterations bound = iteration_bound(p, c);
+  if (ran.reduce_loops > bound.reduce_loops)
+    return "the reduce loops ran " + std::to_string(ran.reduce_loops) +
+           " iterations; the reduces need at most " + std::to_string(bound.reduce_loops);
+  if (ran.loops <= bound.loops) return "";
+  return "the kernels ran " + std::to_string(ran.loops) +
+         " loop iterations; the work needs at most " + std::to_string(bound.loops);
 }
 
 std::string lowered_text(const CompiledProgram& c) {
@@ -143,7 +147,7 @@ void Executable::refill(const InterpOptions& options) {
       buffers_.emplace_back(
           std::max<size_t>(1, static_cast<size_t>(b.size) * element_size(b.dtype)), kUnwritten);
   }
-  iterations_ = 0;
+  iterations_ = {};
 }
 
 void Executable::run() {
@@ -178,8 +182,9 @@ void Executable::check_written() const {
 namespace {
 
 // A kernel's status block: {oob, param, offset, size} (check_bounds), iterations
-// (count_iterations), {op, a, b} (check_ub), {op + 1, value, lo, hi} (check_intervals).
-using Status = std::array<long long, 12>;
+// (count_iterations), {op, a, b} (check_ub), {op + 1, value, lo, hi} (check_intervals), the
+// reduce loops' iterations among the iterations (count_iterations).
+using Status = std::array<long long, 13>;
 
 // What a check_ub kernel reported in status[5..7].
 std::string ub_message(const Status& s) {
@@ -218,7 +223,8 @@ void Executable::run_kernel(size_t k, void** args) {
   else
     shared_pool(threads_).run(parts, part);
   for (const Status& s : status) {
-    iterations_ += s[4];
+    iterations_.loops += s[4];
+    iterations_.reduce_loops += s[12];
     if (s[0])
       throw BoundsError(
           spec.name + " accessed " +

@@ -39,14 +39,23 @@ void check_stored_sizes(const Program& p, const CompiledProgram& c, int64_t limi
 // reduce unrolled as a tree, not in order, folds differently).
 InterpOptions matching(const CompiledProgram& c, InterpOptions options = {});
 
+// Loop iterations a run of kernels compiled with count_iterations made: of every loop, and of
+// the reduce loops among them.
+struct Iterations {
+  int64_t loops = 0;
+  int64_t reduce_loops = 0;
+};
+
 // The loop iterations `c`'s kernels need at most for `p`: each kernel computes its value once
 // and may recompute the reduces it reads. A loop nest that redoes a reduce per element of an
 // unrelated loop, or a loop left unsimplified, runs past it. Executable::iterations() of a
 // program compiled with count_iterations is compared with it (`uopc run --check-cost`).
-int64_t iteration_bound(const Program& p, const CompiledProgram& c);
-// "the kernels ran N loop iterations; the work needs at most M" when `iterations` is past the
-// bound, else "".
-std::string excess_iterations(const Program& p, const CompiledProgram& c, int64_t iterations);
+// `loops` bounds every loop, `reduce_loops` the reduce loops alone: a small program's output
+// loops leave room under the first for a reduce redone a dozen times, which the second sees.
+Iterations iteration_bound(const Program& p, const CompiledProgram& c);
+// "the kernels ran N loop iterations; the work needs at most M" (or "the reduce loops ran N
+// iterations; the reduces need at most M") when `ran` is past a bound, else "".
+std::string excess_iterations(const Program& p, const CompiledProgram& c, const Iterations& ran);
 
 // The loop program of every kernel, in the book's form, with a header per kernel.
 std::string lowered_text(const CompiledProgram& c);
@@ -91,7 +100,7 @@ class Executable {
   // Fills the buffers afresh, the inputs from `options`: the same kernels, other data.
   void refill(const InterpOptions& options);
   InterpResult results() const;
-  int64_t iterations() const { return iterations_; }
+  const Iterations& iterations() const { return iterations_; }
 
  private:
   Tensor value(const UOp* node) const;
@@ -104,7 +113,7 @@ class Executable {
   std::unique_ptr<Module> module_;
   std::vector<KernelFn> kernels_;
   int threads_ = 1;
-  int64_t iterations_ = 0;
+  Iterations iterations_;
 };
 
 InterpResult run_compiled(const Program& p, const CompiledProgram& c, Backend& backend,

@@ -150,6 +150,12 @@ class KernelRenderer {
 
   static std::string pad(int depth) { return std::string(2 * static_cast<size_t>(depth), ' '); }
 
+  // Every loop's iterations in status[4], a reduce loop's also in status[12] (Iterations).
+  static std::string count_iteration(const UOp& range) {
+    bool reduce = range_kind(range) == RangeKind::Reduce;
+    return reduce ? "uopc_status[4]++; uopc_status[12]++;\n" : "uopc_status[4]++;\n";
+  }
+
   void render_block(const LoopBlock& b, int depth, std::string& out) {
     for (const BlockItem& item : b.items) {
       if (item.loop) {
@@ -158,7 +164,7 @@ class KernelRenderer {
         out += pad(depth) + "for (int " + r + " = " + (threads ? "uopc_lo" : "0") + "; " + r +
                " < " + (threads ? "uopc_hi" : std::to_string(range_size(*item.loop->range))) +
                "; " + r + "++) {\n";
-        if (options_.count_iterations) out += pad(depth + 1) + "uopc_status[4]++;\n";
+        if (options_.count_iterations) out += pad(depth + 1) + count_iteration(*item.loop->range);
         declare_accumulators(*item.loop, depth + 1, out);
         render_block(*item.loop, depth + 1, out);
         out += pad(depth) + "}\n";
