@@ -92,20 +92,26 @@ InterpOptions matching(const CompiledProgram& c, InterpOptions options) {
 }
 
 Iterations iteration_bound(const Program& p, const CompiledProgram& c) {
+  Iterations bound;
   int64_t outputs = 0, reduces = 0;
-  for (const KernelSpec& k : c.schedule.kernels) outputs += k.root->numel();
+  for (const KernelSpec& k : c.schedule.kernels) {
+    outputs += k.root->numel();
+    // Nested loops over axes of size >= 2 run at most twice their innermost count.
+    bound.reduce_loops.push_back(3 * k.reduced_here);
+  }
   for (const UOp* n : topo_order(p.roots()))
     if (n->op == Op::Reduce) reduces += n->src[0]->numel();
-  // Nested loops over axes of size >= 2 run at most twice their innermost count.
-  int64_t reduce_loops = 3 * static_cast<int64_t>(c.schedule.kernels.size()) * reduces;
-  return {3 * outputs + reduce_loops + 64, reduce_loops};
+  bound.loops = 3 * (outputs + static_cast<int64_t>(c.schedule.kernels.size()) * reduces) + 64;
+  return bound;
 }
 
 std::string excess_iterations(const Program& p, const CompiledProgram& c, const Iterations& ran) {
   Iterations bound = iteration_bound(p, c);
-  if (ran.reduce_loops > bound.reduce_loops)
-    return "the reduce loops ran " + std::to_string(ran.reduce_loops) +
-           " iterations; the reduces need at most " + std::to_string(bound.reduce_loops);
+  for (size_t k = 0; k < ran.reduce_loops.size() && k < bound.reduce_loops.size(); ++k)
+    if (ran.reduce_loops[k] > bound.reduce_loops[k])
+      return c.schedule.kernels[k].name + "'s reduce loops ran " +
+             std::to_string(ran.reduce_loops[k]) + " iterations; its reduces need at most " +
+             std::to_string(bound.reduce_loops[k]);
   if (ran.loops <= bound.loops) return "";
   return "the kernels ran " + std::to_string(ran.loops) +
          " loop iterations; the work needs at most " + std::to_string(bound.loops);
@@ -147,7 +153,7 @@ void Executable::refill(const InterpOptions& options) {
       buffers_.emplace_back(
           std::max<size_t>(1, static_cast<size_t>(b.size) * element_size(b.dtype)), kUnwritten);
   }
-  iterations_ = {};
+  iterations_ = {0, std::vector<int64_t>(compiled_.schedule.kernels.size())};
 }
 
 void Executable::run() {
@@ -224,7 +230,7 @@ void Executable::run_kernel(size_t k, void** args) {
     shared_pool(threads_).run(parts, part);
   for (const Status& s : status) {
     iterations_.loops += s[4];
-    iterations_.reduce_loops += s[12];
+    iterations_.reduce_loops[k] += s[12];
     if (s[0])
       throw BoundsError(
           spec.name + " accessed " +

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "compiler/backend.h"
 #include "compiler/render_c.h"
@@ -40,21 +41,23 @@ void check_stored_sizes(const Program& p, const CompiledProgram& c, int64_t limi
 InterpOptions matching(const CompiledProgram& c, InterpOptions options = {});
 
 // Loop iterations a run of kernels compiled with count_iterations made: of every loop, and of
-// the reduce loops among them.
+// each kernel's reduce loops.
 struct Iterations {
   int64_t loops = 0;
-  int64_t reduce_loops = 0;
+  std::vector<int64_t> reduce_loops;  // by kernel
 };
 
 // The loop iterations `c`'s kernels need at most for `p`: each kernel computes its value once
 // and may recompute the reduces it reads. A loop nest that redoes a reduce per element of an
 // unrelated loop, or a loop left unsimplified, runs past it. Executable::iterations() of a
 // program compiled with count_iterations is compared with it (`uopc run --check-cost`).
-// `loops` bounds every loop, `reduce_loops` the reduce loops alone: a small program's output
-// loops leave room under the first for a reduce redone a dozen times, which the second sees.
+// `loops` bounds every loop, `reduce_loops` each kernel's reduce loops by the reduces it
+// computes (KernelSpec::reduced_here): a small program's output loops leave room under the
+// first for a reduce redone a dozen times, which the second sees, and so do the reduces other
+// kernels compute, or this one loads.
 Iterations iteration_bound(const Program& p, const CompiledProgram& c);
-// "the kernels ran N loop iterations; the work needs at most M" (or "the reduce loops ran N
-// iterations; the reduces need at most M") when `ran` is past a bound, else "".
+// "kernel1's reduce loops ran N iterations; its reduces need at most M" or "the kernels ran N
+// loop iterations; the work needs at most M" when `ran` is past a bound, else "".
 std::string excess_iterations(const Program& p, const CompiledProgram& c, const Iterations& ran);
 
 // The loop program of every kernel, in the book's form, with a header per kernel.

@@ -60,6 +60,8 @@ class Scheduler {
     ctx.unrolled = &s_.unrolled;
     k.sink = lower_kernel(k.root, param(0, n->dtype, n->numel()), ctx);
     if (ctx.thread_loop) k.thread_size = range_size(*ctx.thread_loop);
+    for (const auto& [reduce, demanded] : ctx.reduce_demand)
+      if (demanded > 0) k.reduced_here += reduce->src[0]->numel();
     // Named when it is appended: kernels it materialized on the way come before it.
     k.name = "kernel" + std::to_string(s_.kernels.size());
     s_.kernels.push_back(std::move(k));

@@ -29,6 +29,8 @@ struct KernelSpec {
   UOpRef sink;              // its loop program
   Opts opts;                // the options it was lowered with
   int64_t thread_size = 0;  // the trip count of its thread loop, 0 without one
+  // The elements the reduces it computes (rather than loads) fold, each reduce counted once.
+  int64_t reduced_here = 0;
 };
 
 struct Schedule {
