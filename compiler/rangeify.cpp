@@ -306,7 +306,11 @@ UOpRef rangeify_reduce(const UOpRef& u, const std::vector<UOpRef>& idx, LowerCon
       if (blocked && k == 0) size = ctx.block_size;
       it->second[k] = size == 1 ? zero() : range(size, ctx.next_range++, RangeKind::Reduce);
     }
+    // A blocked reduce's loops sit in the block loop, even when its output has no loops to put
+    // that loop around them: what it reads is computed once per block, not once per kernel.
     std::vector<UOpRef> outside = around;
+    if (blocked && std::find(outside.begin(), outside.end(), ctx.block_loop) == outside.end())
+      outside.insert(outside.begin(), ctx.block_loop);
     for (const UOpRef& r : it->second) {
       if (r->op != Op::Range) continue;
       ctx.enclosing[r.get()] = outside;

@@ -352,6 +352,17 @@ TEST(Cli, CheckCostBoundsTheReduceLoopsOnTheirOwn) {
       << c.err;
 }
 
+// A reduce read by a blocked reduce whose output has no loops (a sum of all elements) sits in
+// the block loop: it is computed once, in a kernel of its own, not once per block.
+TEST(Cli, ABlockedReduceDoesNotRedoTheReduceItReads) {
+  std::string text =
+      "%t0 = expand 0.0 shape=[2 2 1 2]\n%t1 = reduce %t0 op=add pop=3\n"
+      "%t2 = reshape %t1 shape=[1 1 1 2]\n%t3 = expand %t2 shape=[2 2 1 2]\n"
+      "%t4 = reshape %t3 shape=[8]\n%t5 = reduce %t4 op=add pop=1\n";
+  auto c = run_uopc("run - --backend tcc --check-cost --opts block=2", text);
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+}
+
 // UOPC_OPTS, UOPC_THREADS and UOPC_CHECK are the defaults of run's and diff's flags (what a
 // campaign asks of uopc run as its target); a flag on the command line wins.
 TEST(Cli, EngineSettingsComeFromTheEnvironment) {
