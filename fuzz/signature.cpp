@@ -428,12 +428,23 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     return at;
   }
   if (std::optional<Located> at = first_alone(Data::Literal)) return at;
+  // Whether a value up to n fails without options: the options change which values a kernel
+  // computes and which it loads, so the value that shows the failure under them may be another
+  // than the one that shows it without (a reduce that becomes part of a kernel only once its
+  // stack is upcast or threaded).
+  auto some_value_fails_plain = [&](const UOp* n) {
+    for (const UOp* m : topo_order({shared_from(n)}))
+      if (std::find(order.begin(), order.end(), m) != order.end() &&
+          (*plain)(single_output(p, shared_from(m))))
+        return true;
+    return false;
+  };
   for (const UOp* n : order) {
     Program whole = single_output(p, shared_from(n));
     if (!fails(whole)) continue;
     const UOp* needed = needed_node(whole, fails, n);
     // A value that fails without options too is the op's failure, not the options'.
-    bool without = plain && ((*plain)(whole) || fails_plain(*needed));
+    bool without = plain && (some_value_fails_plain(n) || fails_plain(*needed));
     return Located{needed->op, without, "", true};
   }
   // No value fails as the only output: the failure needs the program's outputs together (a

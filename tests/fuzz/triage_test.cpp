@@ -465,6 +465,25 @@ TEST_F(Planted, TheOnlyReaderOfABufferIsNotNeededForItsData) {
                          "engines-reduce");
 }
 
+// A reduce read back through reshapes whose indices were left unsimplified is redone in a loop
+// it does not depend on. Without options the stack below gets the reduce a kernel of its own;
+// upcast, the stack is no loop and the reduce is computed in the stack's kernel, where it is
+// redone. The value under the stack fails without options too, so the reduce is the name. And
+// a permute between two such reduces is not needed once the first one's value is loaded.
+TEST_F(Planted, ACostFailureIsTheReduceRedoneWhicheverValueShowsIt) {
+  expect_signature_under(Plant::NoSimplifyAtReshape,
+                         {{"%t0 = expand 0.0 shape=[2 2]\n%t1 = reduce %t0 op=add pop=1\n"
+                           "%t2 = reshape %t1 shape=[2 1]\n%t3 = expand %t2 shape=[2 4]\n"
+                           "%t5 = reshape %t3 shape=[2 4]\n%v5 = stack %t5 %t5\n",
+                           "upcast=0:2"},
+                          {"%t0 = expand 0.0 shape=[2 3]\n%t1 = reduce %t0 op=max pop=1\n"
+                           "%t2 = reshape %t1 shape=[1 3]\n%t3 = permute %t2 order=[1 0]\n"
+                           "%t4 = reduce %t3 op=max pop=1\n%t7 = sub %t2 %t4\n"
+                           "%t8 = reshape %t7 shape=[3]\n%v8 = stack %t8 %t8\n",
+                           "none"}},
+                         "engines-reduce");
+}
+
 // A reshape's outermost axis of size 1 is its flat index divided, not a 0: a pad's stray read
 // past a [1 n] value stays out of range, so the pad alone fails, and the pad is the name of
 // every program that shows it.
