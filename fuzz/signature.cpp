@@ -237,6 +237,18 @@ int64_t free_slot(const Program& p) {
   return slot;
 }
 
+// n, then n with each of its axes but the first moved to the front.
+std::vector<UOpRef> with_each_axis_first(const UOpRef& n) {
+  std::vector<UOpRef> out{n};
+  for (int64_t k = 1; k < static_cast<int64_t>(n->shape.size()); ++k) {
+    std::vector<int64_t> order{k};
+    for (int64_t j = 0; j < static_cast<int64_t>(n->shape.size()); ++j)
+      if (j != k) order.push_back(j);
+    out.push_back(permute(n, order));
+  }
+  return out;
+}
+
 // In a failing subgraph that no node fails alone, the node furthest back without which the
 // failure goes away: given as literals instead of computed, and given as a fresh input buffer
 // (literals read by a stray index give some literal, where a buffer fails its bounds check), the
@@ -431,12 +443,14 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   // Whether a value up to n fails without options: the options change which values a kernel
   // computes and which it loads, so the value that shows the failure under them may be another
   // than the one that shows it without (a reduce that becomes part of a kernel only once its
-  // stack is upcast or threaded).
+  // stack is upcast or threaded). A thread loop is the outermost loop, whichever axis it runs
+  // over, so each value is also tried with each axis moved outermost by a permute.
   auto some_value_fails_plain = [&](const UOp* n) {
-    for (const UOp* m : topo_order({shared_from(n)}))
-      if (std::find(order.begin(), order.end(), m) != order.end() &&
-          (*plain)(single_output(p, shared_from(m))))
-        return true;
+    for (const UOp* m : topo_order({shared_from(n)})) {
+      if (std::find(order.begin(), order.end(), m) == order.end()) continue;
+      for (const UOpRef& v : with_each_axis_first(shared_from(m)))
+        if ((*plain)(single_output(p, v))) return true;
+    }
     return false;
   };
   for (const UOp* n : order) {

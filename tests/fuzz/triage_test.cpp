@@ -468,14 +468,20 @@ TEST_F(Planted, TheOnlyReaderOfABufferIsNotNeededForItsData) {
 // A reduce read back through reshapes whose indices were left unsimplified is redone in a loop
 // it does not depend on. Without options the stack below gets the reduce a kernel of its own;
 // upcast, the stack is no loop and the reduce is computed in the stack's kernel, where it is
-// redone. The value under the stack fails without options too, so the reduce is the name. And
-// a permute between two such reduces is not needed once the first one's value is loaded.
+// redone. The value under the stack fails without options too, so the reduce is the name. A
+// thread loop puts its axis outermost, where the reduce it alone depends on is computed in the
+// kernel; without options the same value permuted to put that axis first shows it. And a
+// permute between two such reduces is not needed once the first one's value is loaded.
 TEST_F(Planted, ACostFailureIsTheReduceRedoneWhicheverValueShowsIt) {
   expect_signature_under(Plant::NoSimplifyAtReshape,
                          {{"%t0 = expand 0.0 shape=[2 2]\n%t1 = reduce %t0 op=add pop=1\n"
                            "%t2 = reshape %t1 shape=[2 1]\n%t3 = expand %t2 shape=[2 4]\n"
                            "%t5 = reshape %t3 shape=[2 4]\n%v5 = stack %t5 %t5\n",
                            "upcast=0:2"},
+                          {"%t0 = expand 0 shape=[1 2 2]\n%t1 = reduce %t0 op=add pop=2\n"
+                           "%t2 = reshape %t1 shape=[1 1 2]\n%t3 = expand %t2 shape=[4 4 2]\n"
+                           "%v6 = reshape %t3 shape=[16 2]\n",
+                           "thread=1"},
                           {"%t0 = expand 0.0 shape=[2 3]\n%t1 = reduce %t0 op=max pop=1\n"
                            "%t2 = reshape %t1 shape=[1 3]\n%t3 = permute %t2 order=[1 0]\n"
                            "%t4 = reduce %t3 op=max pop=1\n%t7 = sub %t2 %t4\n"
