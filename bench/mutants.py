@@ -77,6 +77,15 @@ MUTANTS = [
     ("print_f32_short", "ir/scalar.cpp", ": std::to_chars(buf, buf + sizeof buf, v);",
      ": std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);",
      "the printer keeps six significant digits"),
+    ("reduce_thread_parts", "compiler/rangeify.cpp",
+     "(demanded > u->numel() || outside_threads ||", "(demanded > u->numel() ||",
+     "a reduce outside the thread loop is computed in each thread's part"),
+    ("reduce_demand_unchecked", "compiler/rangeify.cpp",
+     "(demanded > u->numel() || outside_threads ||", "(outside_threads ||",
+     "a reduce asked for more often than it has elements is computed inline"),
+    ("block_loop_not_around", "compiler/rangeify.cpp",
+     "if (blocked && std::find(outside.begin(), outside.end(), ctx.block_loop) == outside.end())",
+     "if (false)", "a blocked reduce's loops are not counted as inside its block loop"),
 ]
 
 

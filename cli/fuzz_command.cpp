@@ -14,7 +14,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -73,16 +75,19 @@ struct Record {
   uint64_t seed = 0;
   Failure failure;
   std::string signature;
+  // Named, not yet shrunk: what the driver keeps if shrinking runs out of time.
+  bool provisional = false;
 };
 
 std::string encode(const Record& r) {
   const Failure& f = r.failure;
   std::string opts = format_opts_choice(f.config.opts);
-  return "R " + std::to_string(r.seed) + " " + std::to_string(f.config.threads) + " " +
-         std::to_string(f.oracle.size()) + " " + std::to_string(f.detail.size()) + " " +
-         std::to_string(f.program.size()) + " " + std::to_string(r.signature.size()) + " " +
-         std::to_string(opts.size()) + " " + std::to_string(f.log.size()) + "\n" + f.oracle +
-         f.detail + f.program + r.signature + opts + f.log;
+  return std::string(r.provisional ? "P " : "R ") + std::to_string(r.seed) + " " +
+         std::to_string(f.config.threads) + " " + std::to_string(f.oracle.size()) + " " +
+         std::to_string(f.detail.size()) + " " + std::to_string(f.program.size()) + " " +
+         std::to_string(r.signature.size()) + " " + std::to_string(opts.size()) + " " +
+         std::to_string(f.log.size()) + "\n" + f.oracle + f.detail + f.program + r.signature +
+         opts + f.log;
 }
 
 // Takes the complete records off the front of `buffer`.
@@ -94,13 +99,16 @@ std::vector<Record> decode(std::string& buffer) {
     unsigned long long seed = 0;
     int threads = 1;
     size_t a = 0, b = 0, c = 0, d = 0, e = 0, g = 0;
-    if (std::sscanf(buffer.c_str(), "R %llu %d %zu %zu %zu %zu %zu %zu", &seed, &threads, &a, &b,
-                    &c, &d, &e, &g) != 8)
+    char kind = 0;
+    if (std::sscanf(buffer.c_str(), "%c %llu %d %zu %zu %zu %zu %zu %zu", &kind, &seed, &threads,
+                    &a, &b, &c, &d, &e, &g) != 9 ||
+        (kind != 'R' && kind != 'P'))
       break;
     if (buffer.size() < nl + 1 + a + b + c + d + e + g) break;
     size_t at = nl + 1;
     Record r;
     r.seed = seed;
+    r.provisional = kind == 'P';
     r.failure.oracle = buffer.substr(at, a);
     r.failure.detail = buffer.substr(at += a, b);
     r.failure.program = buffer.substr(at += b, c);
@@ -163,8 +171,12 @@ Record rejection_record(Record r, const FuzzArgs& a, Target& target) {
   return r;
 }
 
+// What a worker does with a failure named but not yet shrunk (sends it as provisional).
+using OnNamed = std::function<void(const Record&)>;
+
 // The failure as a worker reports it: shrunk first when asked, and named.
-Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend, Target* target) {
+Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend, Target* target,
+                   const OnNamed& named) {
   Record r{seed, std::move(f), ""};
   Program p;
   try {
@@ -201,6 +213,7 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   r.signature = failure_signature(r.failure, p, backend, config);
   // An expression (the symbolic oracle's) is not a program to shrink.
   if (!a.minimize || r.failure.oracle == "rejection" || r.failure.oracle == "symbolic") return r;
+  named(r);
   std::string oracle = r.failure.oracle, signature = r.signature;
   Minimized small = minimize(
       p, config,
@@ -221,9 +234,9 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
 // trust what the bug may have broken, an interval say), the failure as found, named by its
 // oracle and outputs, with what broke: the bug it shows is not lost with the worker.
 Record named_record(uint64_t seed, const Failure& f, const FuzzArgs& a, Backend& backend,
-                    Target* target) {
+                    Target* target, const OnNamed& named) {
   try {
-    return make_record(seed, f, a, backend, target);
+    return make_record(seed, f, a, backend, target, named);
   } catch (const std::exception& e) {
     Record r{seed, f, ""};
     r.failure.detail += " (then naming or shrinking it failed: " + std::string(e.what()) + ")";
@@ -268,8 +281,12 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
       shared->started_cpu_ms[j] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
       shared->started_ms[j] = now_ms();
     }
-    Record record =
-        named_record(seed, *f, a, *backend, by_target(f->oracle) ? target.get() : nullptr);
+    auto provisional = [fd](Record r) {
+      r.provisional = true;
+      write_all(fd, encode(r));
+    };
+    Record record = named_record(seed, *f, a, *backend,
+                                 by_target(f->oracle) ? target.get() : nullptr, provisional);
     shared->started_ms[j] = 0;
     shared->minimizing[j] = false;
     write_all(fd, encode(record));
@@ -381,6 +398,7 @@ class Driver {
     pid_t pid = -1;
     int fd = -1;
     std::string buffer;
+    std::optional<Record> unshrunk;  // the failure it is shrinking, named
   };
 
   void spawn(int j, uint64_t first_seed) {
@@ -400,7 +418,7 @@ class Driver {
     }
     ::close(pipefd[1]);
     ::fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-    workers_[static_cast<size_t>(j)] = {pid, pipefd[0], ""};
+    workers_[static_cast<size_t>(j)] = {pid, pipefd[0], "", std::nullopt};
   }
 
   // Asked to stop: what the workers sent so far is kept, then they are ended (not counted as
@@ -440,7 +458,14 @@ class Driver {
     char buf[65536];
     ssize_t n;
     while ((n = ::read(w.fd, buf, sizeof buf)) > 0) w.buffer.append(buf, static_cast<size_t>(n));
-    for (Record& r : decode(w.buffer)) add(std::move(r));
+    for (Record& r : decode(w.buffer)) {
+      if (r.provisional) {
+        w.unshrunk = std::move(r);
+        continue;
+      }
+      w.unshrunk.reset();
+      add(std::move(r));
+    }
   }
 
   // The limit counts the worker's CPU time, so a loaded machine does not make a program slow;
@@ -483,16 +508,27 @@ class Driver {
                       (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
                                            : "exit " + std::to_string(WEXITSTATUS(status))) +
                       ")";
-    Failure f{overdue ? "timeout" : "crash",
-              "the worker " + what +
-                  (shrinking ? " shrinking a failure of this program" : " checking this program"),
-              program_of(seed, a_), config_of(seed, a_)};
-    Record r{seed, f, f.oracle};
-    try {
-      r.signature = failure_signature(f, parse_program(f.program, "failing.uir"), *tcc_);
-    } catch (const UserError&) {
+    if (shrinking && w.unshrunk) {
+      // The failure was found and named; shrinking it (on candidates of its own, not on this
+      // program) went wrong: the failure stands as found. A shrink that ran out of time is no
+      // failure of its own; a worker that died on a candidate is, below.
+      Record r = std::move(*w.unshrunk);
+      r.failure.detail += " (not shrunk: the worker " + what + " shrinking it)";
+      add(std::move(r));
     }
-    add(std::move(r));
+    if (!(shrinking && w.unshrunk && overdue)) {
+      Failure f{overdue ? "timeout" : "crash",
+                "the worker " + what +
+                    (shrinking ? " shrinking a failure of this program" : " checking this program"),
+                program_of(seed, a_), config_of(seed, a_)};
+      Record r{seed, f, f.oracle};
+      try {
+        r.signature = failure_signature(f, parse_program(f.program, "failing.uir"), *tcc_);
+      } catch (const UserError&) {
+      }
+      add(std::move(r));
+    }
+    w.unshrunk.reset();
     bool go_on = a_.keep_going || !a_.corpus.empty();
     if (go_on && now_ms() < deadline_) spawn(j, seed + static_cast<uint64_t>(a_.jobs));
   }
