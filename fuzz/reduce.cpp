@@ -259,13 +259,11 @@ class Reducer {
       if (accept_composite()) continue;
       // Nothing more drastic works: the final pass, and the drastic ones again if it helped.
       if (accept_first([this](const Program&) { return single_removals(best_); })) continue;
-      // Nothing of the program shows the failure in fewer statements: the cause may (fuzz/
-      // probes.h), a value read at two indices where the program read it at two places through
-      // other ops, or an op's interval rule or C on literals, where the program met it in the
-      // index arithmetic of its movement ops.
-      if (probes_ == Probes::No) break;
-      if (accept_first([this](const Program& p) { return values_read_twice(p); })) continue;
-      if (!accept_first([this](const Program&) { return fewer_probes(); })) break;
+      // Nothing of the program shows the failure in fewer statements: the cause may, an op's
+      // interval rule or C on literals (fuzz/probes.h), where the program met it in the index
+      // arithmetic of its movement ops.
+      if (probes_ == Probes::No || !accept_first([this](const Program&) { return fewer_probes(); }))
+        break;
     }
     return {best_, count_statements(best_), tried_, true};
   }
@@ -350,23 +348,6 @@ class Reducer {
       }
     for (std::string& smaller : smaller_shapes(text)) out.push_back(std::move(smaller));
     for (std::string& shorter : shorter_stacks(text)) out.push_back(std::move(shorter));
-    return out;
-  }
-
-  // Each value of p alone, read at two indices (read_twice), where that takes fewer statements
-  // than p: a reduce whose copies share an accumulator, read through a pad, a shrink and a
-  // stack, is read by a flip.
-  std::vector<std::string> values_read_twice(const Program& p) const {
-    std::vector<std::string> out;
-    for (const UOp* n : topo_order(p.roots())) {
-      if (n->op == Op::Const || n->op == Op::Buffer || n->op == Op::Assert) continue;
-      UOpRef twice = read_twice(shared_from(n));
-      if (!twice) continue;
-      Program alone;
-      alone.statements.push_back({"%v", twice, 1, false});
-      std::string text = print_program(alone);
-      if (count_statements(text) < best_size_.statements) out.push_back(std::move(text));
-    }
     return out;
   }
 
