@@ -432,6 +432,12 @@ class Driver {
       drain(w);
       ::close(w.fd);
       w.pid = -1;
+      if (!w.unshrunk) continue;
+      // A failure found and named but not yet shrunk is kept as found.
+      Record r = std::move(*w.unshrunk);
+      w.unshrunk.reset();
+      r.failure.detail += " (not shrunk: the campaign was stopped while shrinking it)";
+      add(std::move(r));
     }
   }
 
