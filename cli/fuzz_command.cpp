@@ -514,7 +514,8 @@ class Driver {
                       (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
                                            : "exit " + std::to_string(WEXITSTATUS(status))) +
                       ")";
-    if (shrinking && w.unshrunk) {
+    bool found = shrinking && w.unshrunk.has_value();
+    if (found) {
       // The failure was found and named; shrinking it (on candidates of its own, not on this
       // program) went wrong: the failure stands as found. A shrink that ran out of time is no
       // failure of its own; a worker that died on a candidate is, below.
@@ -522,7 +523,7 @@ class Driver {
       r.failure.detail += " (not shrunk: the worker " + what + " shrinking it)";
       add(std::move(r));
     }
-    if (!(shrinking && w.unshrunk && overdue)) {
+    if (!(found && overdue)) {
       Failure f{overdue ? "timeout" : "crash",
                 "the worker " + what +
                     (shrinking ? " shrinking a failure of this program" : " checking this program"),
