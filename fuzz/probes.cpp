@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "ir/build.h"
+
 namespace uopc {
 namespace {
 
@@ -42,6 +44,12 @@ std::vector<std::string> op_probes() {
                         values({blo, bhi, blo, bhi}) + "\n%v = " + op + " %a %b\n");
   two.insert(two.end(), three.begin(), three.end());
   return two;
+}
+
+UOpRef read_twice(const UOpRef& n) {
+  for (int64_t axis = 0; axis < n->rank(); ++axis)
+    if (n->shape[static_cast<size_t>(axis)] >= 2) return alu(Op::Cmpne, {n, flip(n, {axis})});
+  return nullptr;
 }
 
 }  // namespace uopc

@@ -247,8 +247,10 @@ std::vector<UOpRef> bypasses(const UOp& n) {
 
 class Reducer {
  public:
-  Reducer(const Interesting& interesting, const ReduceProgress& progress, Probes probes)
-      : interesting_(interesting), progress_(progress), probes_(probes) {}
+  // `expanded`: start is a program with a composite expanded (accept_composite).
+  Reducer(const Interesting& interesting, const ReduceProgress& progress, Probes probes,
+          bool expanded = false)
+      : interesting_(interesting), progress_(progress), probes_(probes), expanded_(expanded) {}
 
   Reduced run(const Program& start) {
     best_ = print_program(start);
@@ -259,11 +261,16 @@ class Reducer {
       if (accept_composite()) continue;
       // Nothing more drastic works: the final pass, and the drastic ones again if it helped.
       if (accept_first([this](const Program&) { return single_removals(best_); })) continue;
-      // Nothing of the program shows the failure in fewer statements: the cause may, an op's
-      // interval rule or C on literals (fuzz/probes.h), where the program met it in the index
-      // arithmetic of its movement ops.
-      if (probes_ == Probes::No || !accept_first([this](const Program&) { return fewer_probes(); }))
-        break;
+      // Nothing of the program shows the failure in fewer statements: the cause may (fuzz/
+      // probes.h), a value read at two indices where the program read it at two places through
+      // other ops, or an op's interval rule or C on literals, where the program met it in the
+      // index arithmetic of its movement ops.
+      if (probes_ == Probes::No) break;
+      // Not inside a composite's expansion: the flip a read-twice program has would be expanded
+      // in turn, and the two steps would take each other's place without end.
+      if (!expanded_ && accept_first([this](const Program& p) { return values_read_twice(p); }))
+        continue;
+      if (!accept_first([this](const Program&) { return fewer_probes(); })) break;
     }
     return {best_, count_statements(best_), tried_, true};
   }
@@ -351,6 +358,23 @@ class Reducer {
     return out;
   }
 
+  // Each value of p alone, read at two indices (read_twice), where that takes fewer statements
+  // than p: a reduce whose copies share an accumulator, read through a pad, a shrink and a
+  // stack, is read by a flip.
+  std::vector<std::string> values_read_twice(const Program& p) const {
+    std::vector<std::string> out;
+    for (const UOp* n : topo_order(p.roots())) {
+      if (n->op == Op::Const || n->op == Op::Buffer || n->op == Op::Assert) continue;
+      UOpRef twice = read_twice(shared_from(n));
+      if (!twice) continue;
+      Program alone;
+      alone.statements.push_back({"%v", twice, 1, false});
+      std::string text = print_program(alone);
+      if (count_statements(text) < best_size_.statements) out.push_back(std::move(text));
+    }
+    return out;
+  }
+
   // The probes with fewer statements than the best so far: a program of its own as small as a
   // probe shows the failure as well as the probe does.
   std::vector<std::string> fewer_probes() const {
@@ -375,7 +399,7 @@ class Reducer {
       Program expanded = replace_node(*p, n, form);
       ++tried_;
       if (!interesting_(print_program(expanded))) continue;
-      Reduced r = Reducer(interesting_, {}, probes_).run(expanded);
+      Reduced r = Reducer(interesting_, {}, probes_, true).run(expanded);
       tried_ += r.candidates_tried;
       if (r.statements > count_statements(best_) + kCompositeCost) continue;
       best_ = r.text;
@@ -408,6 +432,7 @@ class Reducer {
   const Interesting& interesting_;
   const ReduceProgress& progress_;
   Probes probes_;
+  bool expanded_;
   std::string best_;
   Size best_size_;
   int tried_ = 0;

@@ -14,6 +14,7 @@
 #include "compiler/engine.h"
 #include "compiler/symbolic.h"
 #include "fuzz/gen.h"
+#include "fuzz/probes.h"
 #include "fuzz/reduce.h"
 #include "interp/interp.h"
 #include "ir/build.h"
@@ -206,16 +207,6 @@ struct Located {
 };
 
 using KindsOf = std::function<std::string(const Program& alone)>;
-
-// n read at two indices by one expression (n != its flip along its first axis of two or more),
-// which is what an upcast does to a value, without any option: an op whose copies interfere (a
-// reduce whose copies share an accumulator) fails this way too, so its rule is wrong, not the
-// upcast's. (A stack would not do: it reads its operands at one index it selects.)
-UOpRef read_twice(const UOpRef& n) {
-  for (int64_t axis = 0; axis < n->rank(); ++axis)
-    if (n->shape[static_cast<size_t>(axis)] >= 2) return alu(Op::Cmpne, {n, flip(n, {axis})});
-  return nullptr;
-}
 
 // n's value as literals in nested stacks (no reshape, whose rule may be the one that fails); null
 // for a value with an empty axis or more than 4096 elements.

@@ -175,15 +175,27 @@ TEST(Reduce, ACauseMetInIndexArithmeticIsShownOnLiterals) {
 // reduce at two indices, which takes five statements at least: a rank-2 source in two, the
 // reduce, a flip or shift of it, and an op that reads both. The reducer drops options and
 // never adds them; under upcast three statements show it, and campaigns find those.)
+const char* const kReduceReadAtTwoPlaces =
+    "%t0 = buffer 512 dtype=i32 slot=544\n%t1 = reshape %t0 shape=[8 8 8]\n"
+    "%t2 = reduce %t1 op=add pop=1\n%t3 = pad %t2 pads=[1 1 1 1]\n"
+    "%t4 = shrink %t3 0 0 shape=[8 8]\n%t5 = shrink %t3 0 1 shape=[8 8]\n"
+    "%t6 = stack %t4 %t5\n%v = reduce %t6 op=add pop=1\n";
+
 TEST(Reduce, AStatementIsBypassedByTheSourceOfItsSource) {
-  auto [signature, r] =
-      reduce_under(Plant::UnrollSharedAccumulator,
-                   "%t0 = buffer 512 dtype=i32 slot=544\n%t1 = reshape %t0 shape=[8 8 8]\n"
-                   "%t2 = reduce %t1 op=add pop=1\n%t3 = pad %t2 pads=[1 1 1 1]\n"
-                   "%t4 = shrink %t3 0 0 shape=[8 8]\n%t5 = shrink %t3 0 1 shape=[8 8]\n"
-                   "%t6 = stack %t4 %t5\n%v = reduce %t6 op=add pop=1\n");
+  auto [signature, r] = reduce_under(Plant::UnrollSharedAccumulator, kReduceReadAtTwoPlaces);
   EXPECT_EQ(signature, "engines-reduce");
   EXPECT_LE(r.statements, 7) << r.text;
+}
+
+// Where no statement can go, the value the failure needs may still be read at two indices by
+// a flip (fuzz/probes.h) in fewer statements than the pad, shrinks and stack that read it at
+// two places: the five the bug needs without options.
+TEST(Reduce, AValueReadAtTwoPlacesIsReadByAFlip) {
+  auto [signature, r] =
+      reduce_under(Plant::UnrollSharedAccumulator, kReduceReadAtTwoPlaces, false, Probes::Yes);
+  EXPECT_EQ(signature, "engines-reduce");
+  EXPECT_LE(r.statements, 5) << r.text;
+  EXPECT_NE(r.text.find("flip"), std::string::npos) << r.text;
 }
 
 // An offset read from a buffer fails only on the scrambled data a large, unrelated buffer
