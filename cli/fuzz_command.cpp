@@ -174,6 +174,12 @@ Record rejection_record(Record r, const FuzzArgs& a, Target& target) {
 // What a worker does with a failure named but not yet shrunk (sends it as provisional).
 using OnNamed = std::function<void(const Record&)>;
 
+// `r` under a name given before it is shrunk.
+Record provisionally(Record r, std::string signature) {
+  r.signature = std::move(signature);
+  return r;
+}
+
 // The failure as a worker reports it: shrunk first when asked, and named.
 Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend, Target* target,
                    const OnNamed& named) {
@@ -186,9 +192,13 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
       r.signature = failure_signature(r.failure, Program{}, backend, r.failure.config);
       return r;
     }
+    if (a.minimize) named(provisionally(r, r.failure.oracle));
     return rejection_record(std::move(r), a, *target);
   }
   if (target) {
+    // Localizing and shrinking run the engine many times: until they end, the failure is kept
+    // under its outputs' name.
+    if (a.minimize) named(provisionally(r, by_outputs(r.failure, p)));
     // A failure named by an op it does not hold is reproduced by target_signature's witness,
     // shrunk in its turn: a file speaks of the ops it has.
     for (int pass = 0; pass < 2; ++pass) {

@@ -743,6 +743,38 @@ TEST(TargetProtocol, AHangingEngineIsKilledWithItsChildren) {
   EXPECT_NE(std::system("pgrep -f '[s]leep 300[.]25' >/dev/null"), 0);
 }
 
+// A failure an engine showed is kept when the campaign is stopped while it is being shrunk
+// through that (slow) engine: the campaign reports it and leaves its file, as found.
+TEST(TargetProtocol, AFailureStoppedWhileShrinkingIsKept) {
+  std::string marker = ::testing::TempDir() + "/slow-marker";
+  // Wrong on stacks, and slow on every program after the first stack it sees.
+  std::string slow =
+      script("slow.sh", "[ -e " + marker + " ] && sleep 1\ngrep -q ' = stack ' \"$1\" && touch " +
+                            marker + "\nexec " + std::string(UOPC_BINARY_PATH) +
+                            " run --backend tcc --plant stack_order_reversed \"$1\"\n");
+  std::filesystem::remove(marker);
+  std::string dir = ::testing::TempDir() + "/stopped-shrinking";
+  std::filesystem::remove_all(dir);
+  std::string out = ::testing::TempDir() + "/stopped-shrinking.txt";
+  std::string campaign = std::string("setsid ") + UOPC_BINARY_PATH +
+                         " fuzz --seconds 120 --seed 2 --minimize --out-dir " + dir + " --target " +
+                         slow + " >" + out + " 2>/dev/null";
+  std::string script =
+      campaign + " & p=$!; until [ -e " + marker +
+      " ]; do sleep 0.1; done; sleep 3; kill -INT -- -$p; wait $p; echo \"exit $?\" >>" + out;
+  std::system(("bash -c '" + script + "'").c_str());
+  std::string text = testing::read_file(out);
+  EXPECT_NE(text.find("(not shrunk: the campaign was stopped while shrinking it)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("1 disagreement in 1 signature, 1 reproducer written"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("exit 1"), std::string::npos) << text;
+  std::vector<std::string> files = files_in(dir);
+  ASSERT_EQ(files.size(), 1u) << text;
+  EXPECT_NE(testing::read_file(dir + "/" + files[0]).find(" = stack "), std::string::npos);
+}
+
 // Persistent mode: the engine is started once per worker, reads paths on stdin and answers
 // each with its status; a wrong value is found and named as in one-shot mode.
 TEST(TargetProtocol, PersistentModeFindsWhatOneShotFinds) {
