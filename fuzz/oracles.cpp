@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -296,21 +297,22 @@ std::vector<const UOp*> expression_order(const std::vector<UOpRef>& roots) {
 // visits each shared node once and allocates nothing.
 class PointEvaluator {
  public:
-  PointEvaluator(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars) {
-    std::vector<const UOp*> order = expression_order({e, s});
-    std::unordered_map<const UOp*, size_t> index;
-    for (const UOp* n : order) {
-      index.emplace(n, steps_.size());
+  PointEvaluator(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars)
+      : PointEvaluator(std::vector<UOpRef>{e, s}, vars) {
+    e_ = index_.at(e.get());
+    s_ = index_.at(s.get());
+  }
+  PointEvaluator(const std::vector<UOpRef>& roots, const std::vector<UOpRef>& vars) {
+    for (const UOp* n : expression_order(roots)) {
+      index_.emplace(n, steps_.size());
       Step step{n, {}, -1};
       if (is_alu(n->op))  // a leaf's sources are not part of its value
-        for (const UOpRef& src : n->src) step.srcs.push_back(index.at(src.get()));
+        for (const UOpRef& src : n->src) step.srcs.push_back(index_.at(src.get()));
       for (size_t k = 0; k < vars.size(); ++k)
         if (vars[k].get() == n) step.var = static_cast<int>(k);
       steps_.push_back(std::move(step));
     }
     values_.resize(steps_.size());
-    e_ = index.at(e.get());
-    s_ = index.at(s.get());
   }
 
   // The values of the two expressions with variable k at at[k].
@@ -318,6 +320,8 @@ class PointEvaluator {
     for (size_t i = 0; i < steps_.size(); ++i) values_[i] = value_of(steps_[i], point);
     return {values_[e_].as_i32(), values_[s_].as_i32()};
   }
+  // A node's value at the last point.
+  const Scalar& value(const UOp* n) const { return values_[index_.at(n)]; }
 
  private:
   struct Step {
@@ -336,9 +340,28 @@ class PointEvaluator {
   }
 
   std::vector<Step> steps_;
+  std::unordered_map<const UOp*, size_t> index_;
   std::vector<Scalar> values_, args_;
   size_t e_ = 0, s_ = 0;
 };
+
+// Calls visit at every combination of one value from each list (values[k] for variable k),
+// until it returns false; whether it did.
+template <class Visit>
+bool each_point(const std::vector<std::vector<int32_t>>& values, Visit visit) {
+  std::vector<size_t> at(values.size(), 0);
+  std::vector<int32_t> point(values.size());
+  for (;;) {
+    for (size_t k = 0; k < values.size(); ++k) point[k] = values[k][at[k]];
+    if (!visit(point)) return true;
+    size_t k = 0;
+    for (; k < at.size(); ++k) {
+      if (++at[k] < values[k].size()) break;
+      at[k] = 0;
+    }
+    if (k == at.size()) return false;
+  }
+}
 
 // The claim at every combination of one value from each list (values[k] for vars[k]): Refuted
 // at the first that breaks it, else Proved when the lists are their vars' whole domains
@@ -346,26 +369,20 @@ class PointEvaluator {
 Verdict check_points(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars,
                      const std::vector<std::vector<int32_t>>& values, bool whole) {
   PointEvaluator evaluator(e, s, vars);
-  std::vector<size_t> at(vars.size(), 0);
-  std::vector<int32_t> point(vars.size());
   auto inside = [](int32_t x, const Interval& b) { return x >= b.lo && x <= b.hi; };
-  for (;;) {
-    for (size_t k = 0; k < vars.size(); ++k) point[k] = values[k][at[k]];
+  Verdict refuted;
+  auto holds = [&](const std::vector<int32_t>& point) {
     auto [want, got] = evaluator.at(point);
-    if (want != got || !inside(want, e->bounds) || !inside(got, s->bounds)) {
-      std::string where;
-      for (size_t k = 0; k < vars.size(); ++k)
-        where += expr_str(vars[k]) + "=" + std::to_string(point[k]) + " ";
-      return {Verdict::Kind::Refuted,
-              where + ": " + std::to_string(want) + " vs " + std::to_string(got)};
-    }
-    size_t k = 0;
-    for (; k < at.size(); ++k) {
-      if (++at[k] < values[k].size()) break;
-      at[k] = 0;
-    }
-    if (k == at.size()) return {whole ? Verdict::Kind::Proved : Verdict::Kind::Unknown, ""};
-  }
+    if (want == got && inside(want, e->bounds) && inside(got, s->bounds)) return true;
+    std::string where;
+    for (size_t k = 0; k < vars.size(); ++k)
+      where += expr_str(vars[k]) + "=" + std::to_string(point[k]) + " ";
+    refuted = {Verdict::Kind::Refuted,
+               where + ": " + std::to_string(want) + " vs " + std::to_string(got)};
+    return false;
+  };
+  if (each_point(values, holds)) return refuted;
+  return {whole ? Verdict::Kind::Proved : Verdict::Kind::Unknown, ""};
 }
 
 // Every value of [lo, hi].
@@ -435,23 +452,27 @@ std::vector<int32_t> f32_samples() {
   return out;
 }
 
-// The claim simplification_verdict decides, for a and b over their leaves: loop counters and
-// variables take every value, other i32 leaves (loads) the first of sample_values that keep
-// the points within max_points. Proved only when every leaf took its whole domain; a
-// refutation is always real, since a leaf may hold any value inside its bounds.
-Verdict over_counters(const UOpRef& a, const UOpRef& b, int64_t max_points) {
+// The points over_counters evaluates a and b at: loop counters and variables take every
+// value, other i32 leaves (loads) the first of sample_values that keep the points within
+// max_points; none when the counters alone have more.
+struct Grid {
   std::vector<UOpRef> leaves;
   std::vector<std::vector<int32_t>> values;
+  bool whole = true;  // every list is its leaf's whole domain
+};
+
+std::optional<Grid> counter_grid(const std::vector<UOpRef>& roots, int64_t max_points) {
+  Grid grid;
   int64_t points = 1;
   std::vector<size_t> sampled;
-  for (const UOp* leaf : expression_order({a, b})) {
+  for (const UOp* leaf : expression_order(roots)) {
     if (is_alu(leaf->op) || leaf->op == Op::Const) continue;
-    leaves.push_back(shared_from(leaf));
+    grid.leaves.push_back(shared_from(leaf));
     if (leaf->dtype != DType::I32) {  // a bool takes both values, an f32 the ones that bite
       bool f32 = leaf->dtype == DType::F32;
-      values.push_back(f32 ? f32_samples() : std::vector<int32_t>{0, 1});
+      grid.values.push_back(f32 ? f32_samples() : std::vector<int32_t>{0, 1});
       if (f32)
-        sampled.push_back(values.size() - 1);
+        sampled.push_back(grid.values.size() - 1);
       else
         points *= 2;
       continue;
@@ -459,28 +480,36 @@ Verdict over_counters(const UOpRef& a, const UOpRef& b, int64_t max_points) {
     bool counter = leaf->op == Op::Range || leaf->op == Op::Var;
     int64_t size = leaf->bounds.hi - leaf->bounds.lo + 1;
     if (counter && size <= max_points) {
-      values.push_back(every_value(leaf->bounds));
+      grid.values.push_back(every_value(leaf->bounds));
       points *= size;
     } else {
-      values.push_back(sample_values(leaf->bounds));
-      sampled.push_back(values.size() - 1);
+      grid.values.push_back(sample_values(leaf->bounds));
+      sampled.push_back(grid.values.size() - 1);
     }
-    if (points > max_points) return {};
+    if (points > max_points) return std::nullopt;
   }
-  bool whole = true;
-  if (!sampled.empty()) {
-    // k values for each sampled leaf, k^n within what the counters leave.
-    int64_t k = static_cast<int64_t>(std::pow(static_cast<double>(max_points / points),
-                                              1.0 / static_cast<double>(sampled.size())));
-    if (k < 2) return {};
-    for (size_t at : sampled) {
-      std::vector<int32_t>& v = values[at];
-      whole = whole && static_cast<int64_t>(v.size()) <= k &&
-              static_cast<int64_t>(v.size()) == leaves[at]->bounds.hi - leaves[at]->bounds.lo + 1;
-      if (static_cast<int64_t>(v.size()) > k) v.resize(static_cast<size_t>(k));
-    }
+  if (sampled.empty()) return grid;
+  // k values for each sampled leaf, k^n within what the counters leave.
+  int64_t k = static_cast<int64_t>(std::pow(static_cast<double>(max_points / points),
+                                            1.0 / static_cast<double>(sampled.size())));
+  if (k < 2) return std::nullopt;
+  for (size_t at : sampled) {
+    std::vector<int32_t>& v = grid.values[at];
+    const Interval& b = grid.leaves[at]->bounds;
+    grid.whole = grid.whole && static_cast<int64_t>(v.size()) <= k &&
+                 static_cast<int64_t>(v.size()) == b.hi - b.lo + 1;
+    if (static_cast<int64_t>(v.size()) > k) v.resize(static_cast<size_t>(k));
   }
-  return check_points(a, b, leaves, values, whole);
+  return grid;
+}
+
+// The claim simplification_verdict decides, for a and b over counter_grid's points. Proved
+// only when every leaf took its whole domain; a refutation is always real, since a leaf may
+// hold any value inside its bounds.
+Verdict over_counters(const UOpRef& a, const UOpRef& b, int64_t max_points) {
+  std::optional<Grid> grid = counter_grid({a, b}, max_points);
+  if (!grid) return {};
+  return check_points(a, b, grid->leaves, grid->values, grid->whole);
 }
 
 // Whether `s`, the simplified `e`, equals it and keeps to its bounds for every value of `vars`.
@@ -536,6 +565,45 @@ std::string rewrite_cause(const RewriteStep& step, const std::vector<UOpRef>& va
 
 Verdict interval_holds(const UOpRef& n, int64_t max_points) {
   return over_counters(n, n, max_points);
+}
+
+// Nodes over the same leaves have the same grid (counter_grid's lists depend only on which
+// leaves there are), so each group's points are visited once, evaluating the group together.
+std::unordered_set<const UOp*> intervals_left(const UOpRef& root, int64_t max_points,
+                                              std::unordered_set<const UOp*>* checked) {
+  std::unordered_map<const UOp*, std::vector<const UOp*>> leaves_of;
+  std::map<std::vector<const UOp*>, std::vector<UOpRef>> groups;
+  for (const UOp* n : expression_order({root})) {
+    std::vector<const UOp*>& leaves = leaves_of[n];
+    if (!is_alu(n->op)) {
+      if (n->op != Op::Const) leaves.push_back(n);
+      continue;
+    }
+    for (const UOpRef& src : n->src) {
+      const std::vector<const UOp*>& more = leaves_of.at(src.get());
+      std::vector<const UOp*> both;
+      std::set_union(leaves.begin(), leaves.end(), more.begin(), more.end(),
+                     std::back_inserter(both));
+      leaves = std::move(both);
+    }
+    if (n->dtype == DType::I32 && checked->insert(n).second)
+      groups[leaves].push_back(shared_from(n));
+  }
+  std::unordered_set<const UOp*> left;
+  for (const auto& group : groups) {
+    const std::vector<UOpRef>& nodes = group.second;  // a lambda cannot capture a binding
+    std::optional<Grid> grid = counter_grid(nodes, max_points);
+    if (!grid) continue;
+    PointEvaluator evaluator(nodes, grid->leaves);
+    each_point(grid->values, [&](const std::vector<int32_t>& point) {
+      evaluator.at(point);
+      for (const UOpRef& n : nodes)
+        if (int32_t v = evaluator.value(n.get()).as_i32(); v < n->bounds.lo || v > n->bounds.hi)
+          left.insert(n.get());
+      return true;
+    });
+  }
+  return left;
 }
 
 namespace {

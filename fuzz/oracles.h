@@ -25,6 +25,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 #include "compiler/backend.h"
@@ -117,6 +118,12 @@ std::string interval_outside(const std::vector<UOpRef>& roots,
 // counters: enumerated when its only other leaves are literals and it has at most max_points
 // points; Unknown otherwise.
 Verdict interval_holds(const UOpRef& n, int64_t max_points);
+// The i32 elementwise nodes n of the expression `root` for which
+// interval_holds(n, max_points) is refuted, among those not in `checked`, which gets them all.
+// Found together: checking each node of a large expression on its own evaluates its sources
+// again for each of them.
+std::unordered_set<const UOp*> intervals_left(const UOpRef& root, int64_t max_points,
+                                              std::unordered_set<const UOp*>* checked);
 
 std::string expression_text(const RandomExpr& expr);
 

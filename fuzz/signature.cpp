@@ -669,13 +669,12 @@ std::optional<std::string> kernel_interval_cause(const Program& p, Backend& back
 std::optional<std::string> rewritten_interval_cause(const std::vector<RewriteStep>& steps) {
   constexpr int64_t kMaxPoints = 4096;
   std::unordered_set<const UOp*> checked;  // steps share subexpressions
-  auto leaves_interval = [&](const UOpRef& n) {
-    return n->dtype == DType::I32 && checked.insert(n.get()).second &&
-           interval_holds(n, kMaxPoints).refuted();
-  };
-  for (const RewriteStep& s : steps)
+  for (const RewriteStep& s : steps) {
+    std::unordered_set<const UOp*> left = intervals_left(s.before, kMaxPoints, &checked);
+    auto leaves_interval = [&](const UOpRef& n) { return left.count(n.get()) > 0; };
     if (std::string cause = interval_outside({s.before}, leaves_interval); !cause.empty())
       return cause_signature(cause);
+  }
   return std::nullopt;
 }
 

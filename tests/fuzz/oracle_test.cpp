@@ -6,9 +6,11 @@
 
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "compiler/backend.h"
 #include "compiler/engine.h"
+#include "fuzz/expr_gen.h"
 #include "fuzz/expr_text.h"
 #include "fuzz/gen.h"
 #include "fuzz/oracles.h"
@@ -203,6 +205,31 @@ TEST(Oracles, GeneratedExpressionsShowAnUncheckedRewriteByValue) {
   }
   set_plant(Plant::None);
   EXPECT_GT(found_at, 0) << "no program of the first 3000 seeds showed divmod_split_unchecked";
+}
+
+// intervals_left finds for the nodes of an expression together what interval_holds finds for
+// each node alone, whether the points are few enough to enumerate or sampled; with an interval
+// rule planted wrong, some nodes leave their interval.
+TEST(Oracles, IntervalsLeftAgreesWithEachNodeAlone) {
+  size_t refuted = 0;
+  for (Plant plant : {Plant::None, Plant::MulIntervalTwoCorners, Plant::MaxIntervalLowerHigh}) {
+    set_plant(plant);
+    for (int64_t max_points : {64, 4096}) {
+      for (uint64_t seed = 1; seed <= 200; ++seed) {
+        RandomChoices choices(seed);
+        RandomExpr e = random_expr(choices);
+        std::unordered_set<const UOp*> alone, checked;
+        for (const UOp* n : topo_order({e.expr}))
+          if (is_alu(n->op) && n->dtype == DType::I32 &&
+              interval_holds(shared_from(n), max_points).refuted())
+            alone.insert(n);
+        EXPECT_EQ(intervals_left(e.expr, max_points, &checked), alone) << expression_text(e);
+        refuted += alone.size();
+      }
+    }
+  }
+  set_plant(Plant::None);
+  EXPECT_GT(refuted, 20u);
 }
 
 // The symbolic oracle names the rule of the first rewrite step that is wrong on its own, not
