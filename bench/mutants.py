@@ -86,6 +86,20 @@ MUTANTS = [
     ("block_loop_not_around", "compiler/rangeify.cpp",
      "if (blocked && std::find(outside.begin(), outside.end(), ctx.block_loop) == outside.end())",
      "if (false)", "a blocked reduce's loops are not counted as inside its block loop"),
+    ("f32_to_bool_positive", "compiler/render_c.cpp", '"(" + x + "!=0.0f)"', '"(" + x + ">0.0f)"',
+     "a cast of f32 to bool tests x > 0"),
+    ("not_bitwise", "compiler/render_c.cpp", 'return "(!" + s[0] + ")";',
+     'return "(~" + s[0] + ")";', "not is rendered as C's bitwise ~"),
+    ("interp_shrink_no_offset", "interp/movement.cpp",
+     "window.push_back(xt::range(offsets[k], offsets[k] + shape[k]));",
+     "window.push_back(xt::range(0, shape[k]));", "the interpreter's shrink ignores its offsets"),
+    ("interp_flip_first_axis", "interp/movement.cpp",
+     "for (int64_t axis : axes) out = A(xt::flip(out, static_cast<size_t>(axis)));",
+     "if (!axes.empty()) out = A(xt::flip(out, static_cast<size_t>(axes[0])));",
+     "the interpreter's flip reverses only its first axis"),
+    ("end_keeps_ranges", "compiler/linearize.cpp",
+     "if (std::none_of(n->src.begin() + 1, n->src.end(),", "if (true || std::none_of(n->src.begin() + 1, n->src.end(),",
+     "an end keeps the ranges it closes in scope"),
 ]
 
 
