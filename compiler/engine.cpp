@@ -168,20 +168,22 @@ void Executable::run() {
   if (compiled_.options.check_bounds) check_written();
 }
 
-// A bool a kernel computes is 0 or 1, and with bounds checked no kernel copies a byte from
-// outside a buffer, so any other byte is an element no kernel wrote (still kUnwritten). (An
-// unwritten i32 or f32 element shows as a wrong value instead.)
+// With bounds checked no kernel copies a byte from outside a buffer, so a bool element that is
+// not 0 or 1 is one no kernel wrote (still kUnwritten) or one a kernel computed wrong (any
+// other byte). (An unwritten i32 or f32 element shows as a wrong value instead.)
 void Executable::check_written() const {
   const std::vector<BufferSpec>& specs = compiled_.schedule.buffers;
   for (size_t b = 0; b < specs.size(); ++b) {
     if (specs[b].input() || specs[b].dtype != DType::Bool) continue;
     const std::vector<unsigned char>& bytes = buffers_[b];
-    for (int64_t i = 0; i < specs[b].size; ++i)
-      if (bytes[static_cast<size_t>(i)] > 1)
-        throw BoundsError("element " + std::to_string(i) + " of buffer " + std::to_string(b) +
-                          " (bool[" + std::to_string(specs[b].size) + "]) holds byte " +
-                          std::to_string(bytes[static_cast<size_t>(i)]) +
-                          ", not 0 or 1: no kernel wrote it");
+    for (int64_t i = 0; i < specs[b].size; ++i) {
+      unsigned char byte = bytes[static_cast<size_t>(i)];
+      if (byte <= 1) continue;
+      throw BoundsError("element " + std::to_string(i) + " of buffer " + std::to_string(b) +
+                        " (bool[" + std::to_string(specs[b].size) + "]) holds byte " +
+                        std::to_string(byte) + ", not 0 or 1: " +
+                        (byte == kUnwritten ? "no kernel wrote it" : "a kernel computed it so"));
+    }
   }
 }
 
@@ -189,8 +191,9 @@ namespace {
 
 // A kernel's status block: {oob, param, offset, size} (check_bounds), iterations
 // (count_iterations), {op, a, b} (check_ub), {op + 1, value, lo, hi} (check_intervals), the
-// reduce loops' iterations among the iterations (count_iterations).
-using Status = std::array<long long, 13>;
+// reduce loops' iterations among the iterations (count_iterations), whether the value outside
+// its interval is a bool (check_intervals).
+using Status = std::array<long long, 14>;
 
 // What a check_ub kernel reported in status[5..7].
 std::string ub_message(const Status& s) {
@@ -237,7 +240,8 @@ void Executable::run_kernel(size_t k, void** args) {
           (s[1] < 0 ? "table " + std::to_string(-1 - s[1]) : "parameter " + std::to_string(s[1])) +
           " at offset " + std::to_string(s[2]) + ", outside [0, " + std::to_string(s[3]) + ")");
     if (s[8])
-      throw IntervalError(static_cast<Op>(s[8] - 1), spec.name + ": " + interval_message(s));
+      throw IntervalError(static_cast<Op>(s[8] - 1), s[13] != 0,
+                          spec.name + ": " + interval_message(s));
     if (s[5]) throw UndefinedBehaviorError(spec.name + ": " + ub_message(s));
   }
 }

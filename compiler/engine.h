@@ -78,16 +78,20 @@ class UndefinedBehaviorError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
-// A check_intervals kernel computed an i32 value outside its node's interval, or loaded a bool
-// that is neither 0 nor 1 (RenderOptions::check_intervals): "kernel0: max is 5, outside its
-// interval [0, 0]"; op() is the node's op.
+// A check_intervals kernel computed an i32 value outside its node's interval, or computed or
+// loaded a bool that is neither 0 nor 1 (RenderOptions::check_intervals): "kernel0: max is 5,
+// outside its interval [0, 0]"; op() is the node's op, and is_bool() whether its value is a bool,
+// which no interval rule decides.
 class IntervalError : public std::logic_error {
  public:
-  IntervalError(Op op, const std::string& what) : std::logic_error(what), op_(op) {}
+  IntervalError(Op op, bool is_bool, const std::string& what)
+      : std::logic_error(what), op_(op), is_bool_(is_bool) {}
   Op op() const { return op_; }
+  bool is_bool() const { return is_bool_; }
 
  private:
   Op op_;
+  bool is_bool_;
 };
 
 // A built program with its buffers: inputs filled, kernels loaded. run() executes every

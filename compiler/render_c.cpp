@@ -292,15 +292,19 @@ class KernelRenderer {
   // `text`, the C of n, checked against n's interval in check-intervals mode. A node's sources
   // are checked as their arguments are evaluated, before it: the first value reported is one
   // whose sources were inside their intervals.
+  // A computed bool is checked against [0, 1] too: C's int arithmetic can make it anything.
   std::string in_interval(const UOp& n, const std::string& text) {
-    if (!options_.check_intervals || n.dtype != DType::I32 || n.bounds == Interval::full())
-      return text;
+    if (!options_.check_intervals) return text;
+    if (n.dtype == DType::Bool) return reported_outside(n.op, text, {0, 1}, true);
+    if (n.dtype != DType::I32 || n.bounds == Interval::full()) return text;
     return reported_outside(n.op, text, n.bounds);
   }
 
-  static std::string reported_outside(Op op, const std::string& text, const Interval& b) {
-    return "uopc_in(uopc_status, " + std::to_string(static_cast<int>(op)) + ", " + text + ", " +
-           std::to_string(b.lo) + ", " + std::to_string(b.hi) + ")";
+  static std::string reported_outside(Op op, const std::string& text, const Interval& b,
+                                      bool is_bool = false) {
+    return "uopc_in(uopc_status, " + std::to_string(static_cast<int>(op)) + ", " +
+           (is_bool ? "1" : "0") + ", " + text + ", " + std::to_string(b.lo) + ", " +
+           std::to_string(b.hi) + ")";
   }
 
   // A load, in check-intervals mode a bool checked against [0, 1]: a byte that is neither was
@@ -309,7 +313,7 @@ class KernelRenderer {
   std::string loaded(const UOp& n) {
     std::string text = addr(*n.src[0]);
     if (!options_.check_intervals || n.dtype != DType::Bool) return text;
-    return reported_outside(n.op, text, {0, 1});
+    return reported_outside(n.op, text, {0, 1}, true);
   }
 
   static bool is_atom(const std::string& e) {
@@ -384,7 +388,7 @@ class KernelRenderer {
       case Op::Xor:
         return bin("^");
       case Op::Not:
-        return "(!" + s[0] + ")";
+        return (planted(Plant::NotBitwise) ? "(~" : "(!") + s[0] + ")";
       case Op::Where:
         return "(" + s[0] + "?" + s[1] + ":" + s[2] + ")";
       case Op::Recip:
@@ -490,9 +494,11 @@ const Helper kHelpers[] = {
      "  if (!s[5]) { s[5] = op; s[6] = a; s[7] = b; }\n"
      "}\n"},
     {"uopc_in", "",
-     "/* an i32 value outside the interval its node was given */\n"
-     "static inline int uopc_in(long long* s, int op, int v, long long lo, long long hi) {\n"
-     "  if ((v < lo || v > hi) && !s[8]) { s[8] = op + 1; s[9] = v; s[10] = lo; s[11] = hi; }\n"
+     "/* an i32 value outside the interval its node was given, or a bool neither 0 nor 1 */\n"
+     "static inline int uopc_in(long long* s, int op, int b, int v, long long lo, long long hi) {\n"
+     "  if ((v < lo || v > hi) && !s[8]) {\n"
+     "    s[8] = op + 1; s[9] = v; s[10] = lo; s[11] = hi; s[13] = b;\n"
+     "  }\n"
      "  return v;\n"
      "}\n"},
     {"uopc_ck_add", "uopc_ub",

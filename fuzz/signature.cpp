@@ -641,6 +641,7 @@ std::optional<std::string> refuted_cause(const std::vector<RewriteStep>& steps,
 // sources were inside theirs. Several rules may trust one wrong interval (a pad's clamp read
 // by a mask's compare and by the next clamp), so no rule set aside alone makes the failure go
 // away, and the interval may be of a node the lowering made (the clamp), not one of p's.
+// "engines-OP" when the first such value is a bool neither 0 nor 1.
 std::optional<std::string> kernel_interval_cause(const Program& p, Backend& backend,
                                                  const EngineConfig& config) {
   try {
@@ -656,6 +657,9 @@ std::optional<std::string> kernel_interval_cause(const Program& p, Backend& back
     // A bool read back as neither 0 nor 1 is an element no kernel wrote: a bug in what wrote
     // the buffer, not in an interval rule.
     if (error.op() == Op::Load) return std::nullopt;
+    // A bool computed as neither is the op's C, whatever the intervals: the op's failure, named
+    // as when the wrong value reaches an output, not as the interval of a cast that reads it.
+    if (error.is_bool()) return "engines-" + std::string(op_name(error.op()));
     return "bounds-" + std::string(op_name(error.op()));
   } catch (const std::exception&) {  // another check stopped the kernels first
   }

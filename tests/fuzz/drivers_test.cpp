@@ -26,7 +26,7 @@ constexpr int64_t kBudget = 20000;
 const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnchecked,
                          Plant::OverflowDecisionSub,     Plant::MinmaxReversed,
                          Plant::TableBroadcastFirstAxis, Plant::PadBoundsIgnoreFill,
-                         Plant::MulIntervalTwoCorners};
+                         Plant::MulIntervalTwoCorners,   Plant::NotBitwise};
 
 class Drivers : public ::testing::TestWithParam<Plant> {
  protected:

@@ -863,6 +863,27 @@ TEST_F(Planted, AWrongRuleIsNamedByTheRuleWhereverItShows) {
   });
 }
 
+// A bool that C computes as neither 0 nor 1 is its op's failure wherever it goes: output as it
+// is, read by a cast (whose value then left the cast's interval: "bounds-cast"), or by a where.
+TEST_F(Planted, ABoolComputedAsNeitherZeroNorOneIsItsOpsFailure) {
+  expect_signatures({
+      Named{Plant::NotBitwise, "%t = stack true false\n%v = not %t\n", "engines-not"},
+      Named{Plant::NotBitwise, "%t = stack true false\n%n = not %t\n%v = cast %n dtype=i32\n",
+            "engines-not"},
+      Named{Plant::NotBitwise,
+            "%x = buffer 4 dtype=bool\n%n = not %x\n%c = cast %n dtype=f32\n%v = add %c 1.0\n",
+            "engines-not"},
+  });
+  // stored, it is a byte a kernel wrote, not one no kernel wrote
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program("%t = stack true false\n%v = not %t\n", "t.uir");
+  std::optional<Failure> f = check_engines(p, *tcc, {});
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->detail.find("holds byte 254, not 0 or 1: a kernel computed it so"),
+            std::string::npos)
+      << f->detail;
+}
+
 // A wrong interval rule is named by the op whose interval it is, "bounds-max" as the bounds
 // oracle names it, wherever something trusted it: rules that rewrote a pad's clamp away (no
 // kernel computes the max), an index whose offset only scrambled data takes past the wrong
