@@ -291,8 +291,8 @@ class KernelRenderer {
 
   // `text`, the C of n, checked against n's interval in check-intervals mode. A node's sources
   // are checked as their arguments are evaluated, before it: the first value reported is one
-  // whose sources were inside their intervals.
-  // A computed bool is checked against [0, 1] too: C's int arithmetic can make it anything.
+  // whose sources were inside their intervals. A computed bool is checked against [0, 1]: C's
+  // int arithmetic can make it anything.
   std::string in_interval(const UOp& n, const std::string& text) {
     if (!options_.check_intervals) return text;
     if (n.dtype == DType::Bool) return reported_outside(n.op, text, {0, 1}, true);
