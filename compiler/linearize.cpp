@@ -99,6 +99,9 @@ class Linearizer {
     for (const UOp* n : order_) {
       if (n->op != Op::Range) continue;
       if (!ended(n)) fail("range " + std::to_string(range_id(*n)) + " is never closed by an end");
+      // Else it would be its own parent, and walking up from it would never end.
+      if (contains(enclosing_[n], n))
+        fail("range " + std::to_string(range_id(*n)) + " is inside its own loop");
       const UOp* p = innermost(enclosing_[n]);
       parent_[n] = p;
       Ranges expect = p ? enclosing_[p] : Ranges{};
