@@ -88,8 +88,6 @@ MUTANTS = [
      "if (false)", "a blocked reduce's loops are not counted as inside its block loop"),
     ("f32_to_bool_positive", "compiler/render_c.cpp", '"(" + x + "!=0.0f)"', '"(" + x + ">0.0f)"',
      "a cast of f32 to bool tests x > 0"),
-    ("not_bitwise", "compiler/render_c.cpp", 'return "(!" + s[0] + ")";',
-     'return "(~" + s[0] + ")";', "not is rendered as C's bitwise ~"),
     ("interp_shrink_no_offset", "interp/movement.cpp",
      "window.push_back(xt::range(offsets[k], offsets[k] + shape[k]));",
      "window.push_back(xt::range(0, shape[k]));", "the interpreter's shrink ignores its offsets"),
