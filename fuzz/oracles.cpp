@@ -320,8 +320,9 @@ class PointEvaluator {
     for (size_t i = 0; i < steps_.size(); ++i) values_[i] = value_of(steps_[i], point);
     return {values_[e_].as_i32(), values_[s_].as_i32()};
   }
-  // A node's value at the last point.
-  const Scalar& value(const UOp* n) const { return values_[index_.at(n)]; }
+  // Where a node's value is, and the value there at the last point.
+  size_t step_of(const UOp* n) const { return index_.at(n); }
+  const Scalar& value(size_t step) const { return values_[step]; }
 
  private:
   struct Step {
@@ -595,11 +596,15 @@ std::unordered_set<const UOp*> intervals_left(const UOpRef& root, int64_t max_po
     std::optional<Grid> grid = counter_grid(nodes, max_points);
     if (!grid) continue;
     PointEvaluator evaluator(nodes, grid->leaves);
+    std::vector<size_t> steps;  // looked up once, not at every point
+    for (const UOpRef& n : nodes) steps.push_back(evaluator.step_of(n.get()));
     each_point(grid->values, [&](const std::vector<int32_t>& point) {
       evaluator.at(point);
-      for (const UOpRef& n : nodes)
-        if (int32_t v = evaluator.value(n.get()).as_i32(); v < n->bounds.lo || v > n->bounds.hi)
-          left.insert(n.get());
+      for (size_t k = 0; k < nodes.size(); ++k) {
+        const UOp* n = nodes[k].get();
+        if (int32_t v = evaluator.value(steps[k]).as_i32(); v < n->bounds.lo || v > n->bounds.hi)
+          left.insert(n);
+      }
       return true;
     });
   }
