@@ -38,7 +38,7 @@ namespace uopc::cli {
 namespace {
 
 constexpr int kMaxJobs = 64;
-constexpr int kMinimizeBudget = 30;  // times --time-limit
+constexpr int kMinimizeBudget = 30;  // times --time-limit, unless --shrink-time-limit says
 
 // SIGINT or SIGTERM, once received: the campaign stops its workers and prints its summary.
 volatile sig_atomic_t g_stop_signal = 0;
@@ -154,15 +154,60 @@ std::string steering_flags(const FuzzArgs& a) {
   return flags.empty() ? "" : " " + flags;
 }
 
+// Seconds a worker may spend shrinking one failure.
+double shrink_limit(const FuzzArgs& a) {
+  return a.shrink_time_limit >= 0 ? a.shrink_time_limit : a.time_limit * kMinimizeBudget;
+}
+
+// The time a shrink has used, counted as the driver counts a program's (past_time_limit): the
+// worker's CPU time, or ten times as much wall time.
+class ShrinkClock {
+ public:
+  explicit ShrinkClock(double limit_s)
+      : limit_ms_(static_cast<int64_t>(limit_s * 1000)),
+        cpu_ms_(cpu_ms(CLOCK_PROCESS_CPUTIME_ID)),
+        wall_ms_(now_ms()) {}
+
+  bool expired() const {
+    return cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu_ms_ >= limit_ms_ ||
+           now_ms() - wall_ms_ >= 10 * limit_ms_;
+  }
+
+  // `interesting`, but no candidate is once the time is up: the reducer then ends on what it
+  // reached, which still fails, instead of being killed with it.
+  Interesting bounded(Interesting interesting) const {
+    return [this, interesting](const std::string& text) {
+      cut_ = cut_ || expired();
+      return !cut_ && interesting(text);
+    };
+  }
+
+  // Whether bounded turned a candidate away for want of time.
+  bool cut() const { return cut_; }
+
+  // What a failure's detail says when its shrink was cut short.
+  std::string note() const {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", static_cast<double>(limit_ms_) / 1000);
+    return std::string(" (shrinking stopped at its ") + limit +
+           " s limit, --shrink-time-limit: this is what it reached, not the smallest)";
+  }
+
+ private:
+  int64_t limit_ms_, cpu_ms_, wall_ms_;
+  mutable bool cut_ = false;
+};
+
 // Whether a failure is an external engine's (the target oracles').
 bool by_target(const std::string& oracle) {
   return oracle.rfind("target", 0) == 0;
 }
 
 // A malformed program an external engine did not refuse, shrunk first when asked, and named.
-Record rejection_record(Record r, const FuzzArgs& a, Target& target) {
+Record rejection_record(Record r, const FuzzArgs& a, Target& target, const ShrinkClock& clock) {
   if (a.minimize) {
-    Reduced small = reduce_lines(r.failure.program, fails_target_rejection(target, r.failure));
+    Reduced small =
+        reduce_lines(r.failure.program, clock.bounded(fails_target_rejection(target, r.failure)));
     std::string why = rejection_reason(r.failure);
     if (std::optional<Failure> again = check_target_rejects(small.text, why, target))
       r.failure = *again;
@@ -181,8 +226,9 @@ Record provisionally(Record r, std::string signature) {
 }
 
 // The failure as a worker reports it: shrunk first when asked, and named.
+// A shrink that runs out of `clock` ends on what it reached, which the detail then says.
 Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend, Target* target,
-                   const OnNamed& named) {
+                   const OnNamed& named, const ShrinkClock& clock) {
   Record r{seed, std::move(f), ""};
   Program p;
   try {
@@ -193,7 +239,7 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
       return r;
     }
     if (a.minimize) named(provisionally(r, r.failure.oracle));
-    return rejection_record(std::move(r), a, *target);
+    return rejection_record(std::move(r), a, *target, clock);
   }
   if (target) {
     // Localizing and shrinking run the engine many times: until they end, the failure is kept
@@ -204,7 +250,7 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     for (int pass = 0; pass < 2; ++pass) {
       if (a.minimize) {
         Minimized small = minimize(p, r.failure.config, [&](const EngineConfig& c) {
-          return fails_target(*target, r.failure, c);
+          return clock.bounded(fails_target(*target, r.failure, c));
         });
         p = parse_program(small.reduced.text, "reduced.uir");
         if (std::optional<Failure> g = check_target(p, *target, nullptr, small.config))
@@ -214,7 +260,8 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
       r.signature = target_signature(r.failure, p, *target, pass == 0 ? &witness : nullptr);
       if (witness.program.empty()) break;
       r.failure = witness;
-      if (witness.oracle == "target-rejection") return rejection_record(std::move(r), a, *target);
+      if (witness.oracle == "target-rejection")
+        return rejection_record(std::move(r), a, *target, clock);
       p = parse_program(witness.program, "witness.uir");
     }
     return r;
@@ -227,8 +274,10 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   std::string oracle = r.failure.oracle, signature = r.signature;
   Minimized small = minimize(
       p, config,
-      [&](const EngineConfig& c) { return fails_oracle(oracle, backend, signature, c, &p); }, {},
-      Probes::Yes);
+      [&](const EngineConfig& c) {
+        return clock.bounded(fails_oracle(oracle, backend, signature, c, &p));
+      },
+      {}, Probes::Yes);
   config = small.config;
   p = parse_program(small.reduced.text, "reduced.uir");
   if (std::optional<Failure> again =
@@ -246,7 +295,10 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
 Record named_record(uint64_t seed, const Failure& f, const FuzzArgs& a, Backend& backend,
                     Target* target, const OnNamed& named) {
   try {
-    return make_record(seed, f, a, backend, target, named);
+    ShrinkClock clock(shrink_limit(a));
+    Record r = make_record(seed, f, a, backend, target, named, clock);
+    if (clock.cut()) r.failure.detail += clock.note();
+    return r;
   } catch (const std::exception& e) {
     Record r{seed, f, ""};
     r.failure.detail += " (then naming or shrinking it failed: " + std::string(e.what()) + ")";
@@ -484,12 +536,17 @@ class Driver {
     }
   }
 
+  // Seconds worker j may take on what it does now. A shrink ends itself at its limit
+  // (ShrinkClock); one still running two programs' time later (a candidate, then the naming)
+  // hangs.
+  double limit_s(int j) const {
+    return shared_->minimizing[j] ? shrink_limit(a_) + 2 * a_.time_limit : a_.time_limit;
+  }
+
   // The limit counts the worker's CPU time, so a loaded machine does not make a program slow;
-  // ten times the limit in wall time also counts, for a worker that waits forever. Shrinking a
-  // failure may take kMinimizeBudget times the limit.
+  // ten times the limit in wall time also counts, for a worker that waits forever.
   bool past_time_limit(int j, pid_t pid) const {
-    int64_t started = shared_->started_ms[j], limit = static_cast<int64_t>(a_.time_limit * 1000);
-    if (shared_->minimizing[j]) limit *= kMinimizeBudget;
+    int64_t started = shared_->started_ms[j], limit = static_cast<int64_t>(limit_s(j) * 1000);
     if (started <= 0) return false;
     if (now_ms() - started > 10 * limit) return true;
     clockid_t clock;
@@ -513,11 +570,11 @@ class Driver {
     if (clean) return;
     uint64_t seed = shared_->current_seed[j];
     bool shrinking = shared_->minimizing[j];  // the program itself was checked and counted
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", limit_s(j));
     shared_->started_ms[j] = 0;
     shared_->minimizing[j] = false;
     if (!shrinking) shared_->programs[j] += 1;
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", a_.time_limit * (shrinking ? kMinimizeBudget : 1));
     std::string what =
         overdue ? "ran past the " + std::string(limit) + " s time limit"
                 : std::string("died (") +

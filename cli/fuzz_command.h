@@ -34,9 +34,10 @@ struct FuzzArgs {
   std::string corpus;  // keep the smallest reproducer of each signature here; implies keep_going
   std::string artifacts = ".";  // without a corpus: where each failure's reproducer is written
   bool minimize = false;
-  bool keep_going = false;    // go on after a failure (default: stop at the first)
-  double time_limit = 10;     // seconds one program may take before its worker is killed
-  std::string opts = "none";  // how the compiled engine runs the program (--check, reduce)
+  bool keep_going = false;        // go on after a failure (default: stop at the first)
+  double time_limit = 10;         // seconds one program may take before its worker is killed
+  double shrink_time_limit = -1;  // seconds shrinking one failure may take; < 0: 30 * time_limit
+  std::string opts = "none";      // how the compiled engine runs the program (--check, reduce)
   int threads = 1;
   bool stats = false;        // print the edge values each op met and the symbolic verdicts
   double status_every = 10;  // seconds between status lines when stderr is not a terminal

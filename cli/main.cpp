@@ -604,6 +604,11 @@ int dispatch(int argc, char** argv) {
   fuzz->add_flag("--keep-going", fa.keep_going, "go on after a failure (implied by --corpus)");
   fuzz->add_option("--time-limit", fa.time_limit, "seconds one program may take")
       ->check(positive());
+  fuzz->add_option("--shrink-time-limit", fa.shrink_time_limit,
+                   "with --minimize: seconds shrinking one failure may take, after which it "
+                   "keeps what it reached (default: 30 times --time-limit)")
+      ->check(CLI::NonNegativeNumber)
+      ->needs(fuzz->get_option("--minimize"));
   CLI::Option* check = fuzz->get_option("--check");
   add_engine_flags(fuzz, fa.opts, fa.threads, "with --check: ");
   // They only say how --check runs its one program; a campaign draws them per program.

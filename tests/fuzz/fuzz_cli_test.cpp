@@ -195,6 +195,29 @@ TEST(FuzzCli, AFailureLeavesAFileWithoutACorpus) {
   EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
 
+// A shrink has a time limit of its own, and one that reaches it ends on what it reached
+// instead of being killed with it: the failure stays, says it was cut short, and replays.
+// With a limit of 0 what it reached is the program as found.
+TEST(FuzzCli, AShrinkPastItsTimeLimitKeepsWhatItReached) {
+  std::string flags = "--plant reshape_column_major --seconds 60 --seed 1 --minimize";
+  auto [path, out] =
+      failure_file(flags + " --shrink-time-limit 0", "shrink-limit", "failure-engines-reshape.uir");
+  ASSERT_FALSE(path.empty());
+  std::string text = testing::read_file(path);
+  EXPECT_NE(text.find("(shrinking stopped at its 0 s limit, --shrink-time-limit"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
+  auto found = run_uopc("fuzz --replay 1 --plant reshape_column_major");
+  EXPECT_EQ(count_statements(text), count_statements(found.out)) << text << found.out;
+  // the same failure, given its time, shrinks, and says nothing of a limit
+  auto [small, small_out] = failure_file(flags, "shrink-unlimited", "failure-engines-reshape.uir");
+  ASSERT_FALSE(small.empty());
+  std::string small_text = testing::read_file(small);
+  EXPECT_LT(count_statements(small_text), count_statements(text)) << small_text;
+  EXPECT_EQ(small_text.find("--shrink-time-limit"), std::string::npos) << small_text;
+}
+
 // A bug that lets ill-typed programs through is named by the type rules the parser does not
 // check, not by the ops of whatever program happened to show it, nor by the one rule each program
 // happens to break: a checker that skips several rules is one signature, one file.
