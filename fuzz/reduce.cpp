@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <set>
 #include <unordered_map>
 
@@ -26,6 +27,15 @@ std::optional<Program> reparse(const std::string& text) {
   }
 }
 
+// `text` as a reader would write it: the printer's fresh names (%t8, %t12) numbered from %t0 in
+// the order they are defined, and the fresh buffers' slots (500 and up) made the smallest
+// free ones. A final step of the reducer, taken when the failure stays.
+std::string plain_names(const std::string& text);
+
+// The slots of the buffers the reducer puts in a node's place start here, apart from a
+// program's own.
+constexpr int64_t kFreshSlot = 500;
+
 Program keep_roots(const Program& p, size_t drop) {
   Program q;
   q.file = p.file;
@@ -37,17 +47,32 @@ Program keep_roots(const Program& p, size_t drop) {
   return q;
 }
 
-// p with its k-th root, an assert, replaced by an output: one of the assert's operands. A
-// test written as "assert x against its expected literals" then shrinks like any program
-// whose output is wrong, and loses the expected values it no longer needs.
+// The name of the statement that defines `node` in p, unless a root of p has that name.
+std::string name_as_output(const Program& p, const UOp* node, const std::string& otherwise) {
+  const Statement* definer = nullptr;
+  for (const Statement& s : p.statements) {
+    if (s.node.get() == node && !definer) definer = &s;
+    if (definer && s.name == definer->name && (!s.used || s.is_assert())) return otherwise;
+  }
+  return definer ? definer->name : otherwise;
+}
+
+// p with its k-th root, an assert, replaced by an output: one of the assert's operands, under
+// that operand's own name. A test written as "assert x against its expected literals" then
+// shrinks like any program whose output is wrong, and loses the expected values it no longer
+// needs.
 Program assert_as_output(const Program& p, size_t k, size_t side) {
   Program q;
   q.file = p.file;
   size_t i = 0;
   for (const Statement& s : p.statements) {
     if (!s.is_assert() && s.used) continue;
-    bool mine = i++ == k;
-    q.statements.push_back({s.name, mine ? s.node->src[side] : s.node, s.line, false});
+    if (i++ != k) {
+      q.statements.push_back({s.name, s.node, s.line, false});
+      continue;
+    }
+    const UOpRef& x = s.node->src[side];
+    q.statements.push_back({name_as_output(p, x.get(), s.name), x, s.line, false});
   }
   return q;
 }
@@ -272,6 +297,8 @@ class Reducer {
         continue;
       if (!accept_first([this](const Program&) { return fewer_probes(); })) break;
     }
+    std::string plain = plain_names(best_);
+    if (plain != best_ && (++tried_, interesting_(plain))) best_ = plain;
     return {best_, count_statements(best_), tried_, true};
   }
 
@@ -293,7 +320,7 @@ class Reducer {
       if (n->op == Op::Const || n->op == Op::Assert) continue;
       for (const UOpRef& s : bypasses(*n)) out.push_back(print_program(replace_node(p, n, s)));
       if (n->op != Op::Buffer && n->numel() > 0) {
-        int64_t slot = 500 + static_cast<int64_t>(out.size());
+        int64_t slot = kFreshSlot + static_cast<int64_t>(out.size());
         out.push_back(print_program(
             replace_node(p, n, reshape(buffer(n->numel(), n->dtype, slot), n->shape))));
       }
@@ -348,7 +375,7 @@ class Reducer {
         if (src->op == Op::Const) continue;
         out.push_back(print_program(replace_node(p, s->node.get(), src)));
         if (src->op != Op::Buffer && src->rank() > 1 && src->numel() > 0) {
-          int64_t slot = 500 + static_cast<int64_t>(out.size());
+          int64_t slot = kFreshSlot + static_cast<int64_t>(out.size());
           UOpRef fresh = reshape(buffer(src->numel(), src->dtype, slot), src->shape);
           out.push_back(print_program(replace_node(p, s->node.get(), fresh)));
         }
@@ -750,6 +777,60 @@ std::string join_lines(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& l : lines) out += l + "\n";
   return out;
+}
+
+bool is_fresh_name(const std::string& name) {
+  return name.size() > 2 && name.compare(0, 2, "%t") == 0 &&
+         std::all_of(name.begin() + 2, name.end(), [](char c) { return std::isdigit(c); });
+}
+
+// Each line's fresh buffer slot (kFreshSlot and up) replaced by the smallest slot no other
+// buffer has.
+void plain_slots(std::vector<std::string>& lines) {
+  std::set<int64_t> taken;
+  auto slot_at = [](const std::string& line) -> std::pair<size_t, int64_t> {
+    size_t at = line.find(" slot=");
+    if (at == std::string::npos) return {std::string::npos, -1};
+    at += 6;
+    return {at, std::strtoll(line.c_str() + at, nullptr, 10)};
+  };
+  for (const std::string& line : lines)
+    if (auto [at, slot] = slot_at(line); at != std::string::npos) taken.insert(slot);
+  int64_t next = 0;
+  for (std::string& line : lines) {
+    auto [at, slot] = slot_at(line);
+    if (at == std::string::npos || slot < kFreshSlot) continue;
+    while (taken.count(next)) ++next;
+    taken.insert(next);
+    size_t end = at;
+    while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end]))) ++end;
+    line.replace(at, end - at, std::to_string(next));
+  }
+}
+
+std::string plain_names(const std::string& text) {
+  std::vector<std::string> lines = split_lines(text);
+  std::vector<std::string> fresh;
+  std::set<std::string> kept;
+  for (const std::string& line : lines) {
+    std::string name = defined_and_first_operand(line).first;
+    if (name.empty()) continue;
+    if (is_fresh_name(name))
+      fresh.push_back(name);
+    else
+      kept.insert(name);
+  }
+  // Through names no program has, so that renaming %t5 to %t0 cannot meet the old %t0.
+  for (size_t k = 0; k < fresh.size(); ++k)
+    for (std::string& line : lines) line = rename(line, fresh[k], "%_plain" + std::to_string(k));
+  int next = 0;
+  for (size_t k = 0; k < fresh.size(); ++k) {
+    while (kept.count("%t" + std::to_string(next))) ++next;
+    std::string to = "%t" + std::to_string(next++);
+    for (std::string& line : lines) line = rename(line, "%_plain" + std::to_string(k), to);
+  }
+  plain_slots(lines);
+  return join_lines(lines);
 }
 
 }  // namespace

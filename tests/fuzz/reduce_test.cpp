@@ -210,6 +210,32 @@ TEST(Reduce, AScalarReadFromABufferBecomesALiteral) {
   EXPECT_EQ(r.text.find("buffer 24"), std::string::npos) << r.text;
 }
 
+// A reproducer reads as a person would write it: an assert that became its operand is named
+// as that operand, not as an assert, the fresh names count up from %t0, and the buffers the
+// reducer brought in take the smallest free slots.
+TEST(Reduce, AReproducerHasPlainNamesAndSlots) {
+  std::string pool =
+      "%img = buffer 24 dtype=f32 slot=0\n%x = reshape %img shape=[4 6]\n"
+      "%b = reshape %x shape=[2 2 3 2]\n%p = permute %b order=[1 3 0 2]\n"
+      "%q = reshape %p shape=[4 2 3]\n%m = reduce %q op=max pop=1\n"
+      "%want = stack 1.0 2.25 1.25 2.75 1.75 1.5\n%want2 = reshape %want shape=[2 3]\n"
+      "%ok = assert %m %want2\n";
+  for (Plant plant : {Plant::PermuteInverse, Plant::ReshapeColumnMajor}) {
+    Reduced r = reduce_under(plant, pool, false, Probes::Yes).reduced;
+    EXPECT_LE(r.statements, 3) << r.text;
+    Program small = parse_program(r.text, "small.uir");
+    std::vector<std::string> fresh;
+    for (const Statement& s : small.statements) {
+      EXPECT_TRUE(s.node->op == Op::Assert || s.name.rfind("%ok", 0) != 0) << r.text;
+      if (s.name.rfind("%t", 0) == 0) fresh.push_back(s.name);
+      if (s.node->op == Op::Buffer) {
+        EXPECT_LT(s.node->slot(), 8) << r.text;
+      }
+    }
+    for (size_t k = 0; k < fresh.size(); ++k) EXPECT_EQ(fresh[k], "%t" + std::to_string(k));
+  }
+}
+
 // Hand-written programs, as the course writes them (values checked by asserts against
 // literals): every acceptance case that a planted bug makes fail reduces, under that bug, to
 // at most four statements that still fail the same way, whose signature names only ops they
