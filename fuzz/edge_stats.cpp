@@ -10,7 +10,7 @@ namespace uopc {
 namespace {
 
 DType class_dtype(EdgeClass c) {
-  return static_cast<int>(c) <= static_cast<int>(EdgeClass::Subnormal) ? DType::F32 : DType::I32;
+  return static_cast<int>(c) <= static_cast<int>(EdgeClass::TwoTo31) ? DType::F32 : DType::I32;
 }
 
 // The operands whose values reach n's rule: an ALU op's and a reduce's inputs, a pad's data.
@@ -33,8 +33,8 @@ void count_tensor(const Tensor& t, std::array<int64_t, kEdgeClasses>& row) {
 }  // namespace
 
 const char* edge_class_name(EdgeClass c) {
-  static const char* names[] = {"-0",        "+0",        "nan",       "+inf", "-inf",
-                                "subnormal", "INT32_MIN", "INT32_MAX", "-1",   "0"};
+  static const char* names[] = {"-0",     "+0",        "nan",       "+inf", "-inf", "subnormal",
+                                "+-2^31", "INT32_MIN", "INT32_MAX", "-1",   "0"};
   return names[static_cast<size_t>(c)];
 }
 
@@ -63,6 +63,8 @@ bool edge_class_of(const Scalar& s, EdgeClass& out) {
     out = std::signbit(f) ? EdgeClass::NegZero : EdgeClass::PosZero;
   else if (std::fpclassify(f) == FP_SUBNORMAL)
     out = EdgeClass::Subnormal;
+  else if (std::fabs(f) == 2147483648.0f)
+    out = EdgeClass::TwoTo31;
   else
     return false;
   return true;

@@ -1,11 +1,12 @@
 // Which edge values meet which ops in a campaign: the table `uopc fuzz --stats` prints.
 //
 // The language's semantics differ from the obvious at a few values: -0 and +0 (equal, yet max and
-// min must pick by their comparison), NaN (no comparison holds), the infinities, subnormals, and
-// for i32 INT32_MIN, INT32_MAX, -1 and 0 (wraparound, idiv and mod by 0 and -1). A mistake
-// there is invisible unless such a value reaches the op. count_edges evaluates every operand
-// of every ALU op, pad and reduce of a program with the interpreter and counts, per op, the
-// elements of each class it receives (a pad's fill value counts once per filled element).
+// min must pick by their comparison), NaN (no comparison holds), the infinities, subnormals,
+// +-2^31 (where a cast to i32 starts to saturate, or just does not), and for i32 INT32_MIN,
+// INT32_MAX, -1 and 0 (wraparound, idiv and mod by 0 and -1). A mistake there is invisible unless
+// such a value reaches the op. count_edges evaluates every operand of every ALU op, pad and reduce
+// of a program with the interpreter and counts, per op, the elements of each class it receives (a
+// pad's fill value counts once per filled element).
 #pragma once
 
 #include <array>
@@ -24,12 +25,13 @@ enum class EdgeClass : unsigned char {
   PosInf,
   NegInf,
   Subnormal,
+  TwoTo31,  // f32 +-2^31
   IntMin,
   IntMax,
   MinusOne,
   IntZero,
 };
-constexpr int kEdgeClasses = 10;
+constexpr int kEdgeClasses = 11;
 
 const char* edge_class_name(EdgeClass c);
 // The class of one element, if it is an edge value.

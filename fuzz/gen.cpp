@@ -25,9 +25,11 @@ const std::vector<float> kSpecials = {-0.0f, NAN,    INFINITY,    -INFINITY, 1e8
                                       3e9f,  1e-40f, 1.0f / 3.0f, FLT_MAX,   -16777215.0f};
 
 // The values where the language's semantics differ from the obvious (fuzz/edge_stats.h), with a few
-// ordinary neighbours to meet them.
-const std::vector<float> kEdgeF32 = {-0.0f,  0.0f,    NAN,  INFINITY, -INFINITY,
-                                     1e-40f, -1e-45f, 1.0f, -1.5f};
+// ordinary neighbours to meet them. 2^31 is the first f32 a cast to i32 saturates; -2^31 is
+// INT32_MIN exactly, the last it does not.
+const std::vector<float> kEdgeF32 = {-0.0f,         0.0f,           NAN,     INFINITY,
+                                     -INFINITY,     1e-40f,         -1e-45f, 1.0f,
+                                     2147483648.0f, -2147483648.0f, -1.5f};
 const std::vector<int64_t> kEdgeI32 = {INT32_MIN, INT32_MAX, -1, 0, 1, INT32_MIN + 1, 7};
 
 // How many times a step is drawn again when the steering refuses what it built.
