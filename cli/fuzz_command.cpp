@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/self_engine.h"
 #include "cli/source.h"
 #include "compiler/backend.h"
 #include "fuzz/campaign.h"
@@ -311,12 +312,51 @@ Record named_record(uint64_t seed, const Failure& f, const FuzzArgs& a, Backend&
   }
 }
 
+// A worker's crash on a program (the driver's record of it), shrunk and named through
+// uopc_run_engine when `uopc run` dies of the same signal on it: the localization of
+// target_signature names the op whose kernel kills the process ("crash-SIGFPE-mod"), so that
+// one bug is one signature whichever program met it. As found when `uopc run` does not crash
+// (the crash was in an oracle's own code, say).
+Record shrunk_crash(Record found, const FuzzArgs& a, Backend& backend) {
+  std::unique_ptr<Target> engine = uopc_run_engine(a.backend, a.plant, a.time_limit);
+  if (!engine) return found;
+  try {
+    Program p = parse_program(found.failure.program, "failing.uir");
+    std::optional<Failure> f = crash_of(p, *engine, found.failure.config);
+    if (!f) return found;
+    ShrinkClock clock(shrink_limit(a));
+    Record r = make_record(
+        found.seed, *f, a, backend, engine.get(), [](const Record&) {}, clock);
+    if (r.signature.rfind("target-SIG", 0) != 0) return found;
+    r.signature = as_crash_signature(r.signature);
+    r.failure.detail =
+        found.failure.detail + "; uopc run on the program below: " + r.failure.detail;
+    r.failure.oracle = "crash";
+    r.failure.log.clear();
+    if (clock.cut()) r.failure.detail += clock.note();
+    return r;
+  } catch (const std::exception& e) {
+    found.failure.detail += " (then shrinking it failed: " + std::string(e.what()) + ")";
+    return found;
+  }
+}
+
+// `crashed`: a crash of the worker before this one, which this one shrinks first.
 void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int fd,
-            int64_t deadline_ms) {
+            int64_t deadline_ms, const std::optional<Record>& crashed) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   std::unique_ptr<Target> target;  // an external engine, started by this worker
   if (!a.target.empty()) target = make_target(a);
   GenOptions gen = gen_options(a);
+  if (crashed) {
+    shared->minimizing[j] = true;
+    shared->started_cpu_ms[j] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
+    shared->started_ms[j] = now_ms();
+    Record r = shrunk_crash(*crashed, a, *backend);
+    shared->started_ms[j] = 0;
+    shared->minimizing[j] = false;
+    write_all(fd, encode(r));
+  }
   int64_t done = shared->programs[j];
   int64_t budget = a.max_programs < 0 ? -1 : (a.max_programs + a.jobs - 1 - j) / a.jobs;
   bool stop_on_failure = !a.keep_going && a.corpus.empty();
@@ -463,7 +503,9 @@ class Driver {
     std::optional<Record> unshrunk;  // the failure it is shrinking, named
   };
 
-  void spawn(int j, uint64_t first_seed) {
+  // `crashed`: a crash for the worker to shrink first; `go_on`: whether it then checks programs.
+  void spawn(int j, uint64_t first_seed, const std::optional<Record>& crashed = std::nullopt,
+             bool go_on = true) {
     int pipefd[2];
     if (::pipe(pipefd) != 0) throw std::runtime_error("fuzz: cannot create a pipe");
     std::fflush(nullptr);
@@ -473,7 +515,7 @@ class Driver {
       ::signal(SIGINT, SIG_IGN);
       ::signal(SIGTERM, SIG_DFL);
       ::close(pipefd[0]);
-      worker(j, first_seed, a_, shared_, pipefd[1], deadline_);
+      worker(j, first_seed, a_, shared_, pipefd[1], go_on ? deadline_ : 0, crashed);
       ::close(pipefd[1]);
       std::fflush(nullptr);
       ::_exit(0);
@@ -590,21 +632,31 @@ class Driver {
       r.failure.detail += " (not shrunk: the worker " + what + " shrinking it)";
       add(std::move(r));
     }
-    if (!(found && overdue)) {
-      Failure f{overdue ? "timeout" : "crash",
-                "the worker " + what +
-                    (shrinking ? " shrinking a failure of this program" : " checking this program"),
-                program_of(seed, a_), config_of(seed, a_)};
-      Record r{seed, f, f.oracle};
-      try {
-        r.signature = failure_signature(f, parse_program(f.program, "failing.uir"), *tcc_);
-      } catch (const UserError&) {
-      }
-      add(std::move(r));
-    }
+    bool go_on = (a_.keep_going || !a_.corpus.empty()) && now_ms() < deadline_;
+    uint64_t next = seed + static_cast<uint64_t>(a_.jobs);
     w.unshrunk.reset();
-    bool go_on = a_.keep_going || !a_.corpus.empty();
-    if (go_on && now_ms() < deadline_) spawn(j, seed + static_cast<uint64_t>(a_.jobs));
+    if (found && overdue) {
+      if (go_on) spawn(j, next);
+      return;
+    }
+    Failure f{overdue ? "timeout" : "crash",
+              "the worker " + what +
+                  (shrinking ? " shrinking a failure of this program" : " checking this program"),
+              program_of(seed, a_), config_of(seed, a_)};
+    Record r{seed, f, f.oracle};
+    try {
+      r.signature = failure_signature(f, parse_program(f.program, "failing.uir"), *tcc_);
+    } catch (const UserError&) {
+    }
+    // A program that kills its worker is shrunk by the next worker (shrunk_crash), which
+    // reports it; until then, and if that goes wrong, it is kept as found.
+    if (a_.minimize && !overdue && !shrinking && WIFSIGNALED(status) && !g_stop_signal) {
+      spawn(j, next, r, go_on);
+      workers_[static_cast<size_t>(j)].unshrunk = std::move(r);
+      return;
+    }
+    add(std::move(r));
+    if (go_on) spawn(j, next);
   }
 
   void add(Record r) {
@@ -858,15 +910,35 @@ int check_file(const FuzzArgs& a) {
   }
   Program p = parse_program(text, name);
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
-  if (std::optional<Failure> f = check_program(p, *backend, true, config)) {
-    std::printf("disagreement: the %s oracle failed: %s\n", f->oracle.c_str(), f->detail.c_str());
-    // The name a campaign would file it under, so that a hand-written program can be matched
-    // with the reproducers already kept.
-    std::printf("signature: %s\n", failure_signature(*f, p, *backend, config).c_str());
-    return 1;
+  // In a child process: a kernel that kills its process is then reported and named as a
+  // campaign names it, instead of ending --check with the signal.
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fuzz: cannot fork");
+  if (pid == 0) {
+    int code = 0;
+    if (std::optional<Failure> f = check_program(p, *backend, true, config)) {
+      std::printf("disagreement: the %s oracle failed: %s\n", f->oracle.c_str(), f->detail.c_str());
+      // The name a campaign would file it under, so that a hand-written program can be
+      // matched with the reproducers already kept.
+      std::printf("signature: %s\n", failure_signature(*f, p, *backend, config).c_str());
+      code = 1;
+    } else {
+      std::printf("every oracle agrees on %s\n", name.c_str());
+    }
+    std::fflush(nullptr);
+    ::_exit(code);
   }
-  std::printf("every oracle agrees on %s\n", name.c_str());
-  return 0;
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  std::printf("disagreement: the crash oracle failed: checking %s killed the process (signal %d)\n",
+              name.c_str(), WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  std::unique_ptr<Target> engine = uopc_run_engine(a.backend, a.plant, a.time_limit);
+  std::optional<Failure> f = engine ? crash_of(p, *engine, config) : std::nullopt;
+  if (f)
+    std::printf("signature: %s\n", as_crash_signature(target_signature(*f, p, *engine)).c_str());
+  return 1;
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <vector>
 
+#include "cli/self_engine.h"
 #include "cli/source.h"
 #include "fuzz/compare.h"
 #include "fuzz/reduce.h"
@@ -185,12 +186,13 @@ TargetReduction reduce_valid(const Program& p, const ReduceArgs& a, Target& targ
 }
 
 // `uopc reduce FILE --target CMD`: shrinks a program an external engine gets wrong, as a
-// campaign's --minimize does, and writes it with the line that replays it.
-int reduce_through_target(const ReduceArgs& a) {
+// campaign's --minimize does, and writes it with the line that replays it. `crash`: CMD is
+// this uopc's own `uopc run` (cli/self_engine.h), which a kernel of `text` kills; the
+// reproducer is then uopc's crash, named and replayed as a campaign's.
+int reduce_through_target(const ReduceArgs& a, const std::string& text, bool crash = false) {
   Target target(a.target, false, a.timeout);
   target.set_comparison(parse_comparison(a.compare, false, false));
   require_engine_starts(target);
-  std::string text = read_source(a.path);
   std::string name = a.path == "-" ? "<stdin>" : a.path;  // as load_program names it
   auto started = std::chrono::steady_clock::now();
   std::optional<Program> p;
@@ -203,14 +205,20 @@ int reduce_through_target(const ReduceArgs& a) {
   EndOnSignal end_on_signal;
   TargetReduction t = p ? reduce_valid(*p, a, target) : reduce_refused(text, refusal, name, target);
   if (g_interrupted) t.reduced.one_minimal = false;
+  if (crash) t.signature = as_crash_signature(t.signature);
   std::string path = a.out.empty() ? "corpus/" + t.signature + ".uir" : a.out;
   std::string compare = target.comparison().flags();
-  std::string header = "# reduced by uopc reduce from " + name + ": the " + t.failure.oracle +
-                       " oracle fails: " + t.failure.detail + "\n# signature: " + t.signature +
-                       "\n# compared: " + target.comparison().name() +
-                       "\n# replay: uopc fuzz --check " + path + " --target " +
-                       shell_quote(a.target) + (compare.empty() ? "" : " " + compare) + " " +
-                       t.config.flags() + "\n";
+  std::string header =
+      crash ? "# reduced by uopc reduce from " + name +
+                  ": the crash oracle fails: uopc run on it: " + t.failure.detail +
+                  "\n# signature: " + t.signature + "\n# replay: uopc fuzz --check " + path +
+                  " --backend " + a.backend + (a.plant.empty() ? "" : " --plant " + a.plant) + " " +
+                  t.config.flags() + "\n"
+            : "# reduced by uopc reduce from " + name + ": the " + t.failure.oracle +
+                  " oracle fails: " + t.failure.detail + "\n# signature: " + t.signature +
+                  "\n# compared: " + target.comparison().name() + "\n# replay: uopc fuzz --check " +
+                  path + " --target " + shell_quote(a.target) +
+                  (compare.empty() ? "" : " " + compare) + " " + t.config.flags() + "\n";
   if (!t.failure.log.empty())
     header += "# the engine's last lines on stderr:\n" + as_comment(t.failure.log);
   if (g_interrupted) header += "# " + interruption().substr(2) + ": the smallest so far\n";
@@ -232,7 +240,7 @@ int run_reduce(const ReduceArgs& a) {
                       "' (see uopc fuzz --list-plants)");
     set_plant(*p);
   }
-  if (!a.target.empty()) return reduce_through_target(a);
+  if (!a.target.empty()) return reduce_through_target(a, read_source(a.path));
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   if (!backend) throw UserError("--backend takes cc or tcc, not '" + a.backend + "'");
   // Read once: standard input ("-") can be read only once.
@@ -241,6 +249,19 @@ int run_reduce(const ReduceArgs& a) {
 
   std::string oracle = a.oracle, detail, signature;
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
+  // A program whose kernel kills the process cannot be checked in this one: it is reduced
+  // through `uopc run`, each candidate in a process of its own.
+  if (a.test.empty() && a.oracle.empty()) {
+    std::string command = uopc_run_command(a.backend, a.plant);
+    if (!command.empty()) {
+      Target engine(command, false, a.timeout);
+      if (crash_of(p, engine, config)) {
+        ReduceArgs through = a;
+        through.target = command;
+        return reduce_through_target(through, source, true);
+      }
+    }
+  }
   Interesting interesting;
   std::string private_dir;
   if (!a.test.empty()) {

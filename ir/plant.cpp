@@ -32,6 +32,10 @@ std::string_view plant_name(Plant p) {
   return "none";
 }
 
+bool kills_process(Plant p) {
+  return p == Plant::ModMinusOneTraps;
+}
+
 std::string plant_from_environment() {
   const char* env = std::getenv("UOPC_PLANT");
   return env ? env : "";

@@ -33,6 +33,10 @@ std::string_view plant_name(Plant p);
 // UOPC_PLANT's value, or "" when it is not set.
 std::string plant_from_environment();
 
+// Whether the plant's mistake kills the process that runs the kernel (SIGFPE), so that it is
+// found as a crash: by a campaign's worker dying, by a test only in a child process.
+bool kills_process(Plant p);
+
 void set_plant(Plant p);
 Plant active_plant();
 inline bool planted(Plant p) {

@@ -1,11 +1,13 @@
 // The planted bugs of the classes that once got through every check (a rule's side
 // condition, a remainder's range check, an overflow decision, NaN and -0 order in max and
-// min, the constant tables no generated stack was long enough to reach) are each found by
-// every driver of the one generator: the seeded PRNG of campaigns, RapidCheck, and bytes (the
-// input mapping of the fuzz_diff libFuzzer target).
+// min, the constant tables no generated stack was long enough to reach, a kernel that kills
+// its process) are each found by every driver of the one generator: the seeded PRNG of
+// campaigns, RapidCheck, and bytes (the input mapping of the fuzz_diff libFuzzer target).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <random>
 
 #include "fuzz/campaign.h"
@@ -26,53 +28,45 @@ constexpr int64_t kBudget = 20000;
 const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnchecked,
                          Plant::OverflowDecisionSub,     Plant::MinmaxReversed,
                          Plant::TableBroadcastFirstAxis, Plant::PadBoundsIgnoreFill,
-                         Plant::MulIntervalTwoCorners,   Plant::NotBitwise};
-
-class Drivers : public ::testing::TestWithParam<Plant> {
- protected:
-  void SetUp() override { set_plant(GetParam()); }
-  void TearDown() override { set_plant(Plant::None); }
-  void report(const char* driver, int64_t inputs, const std::optional<Failure>& f) {
-    ASSERT_TRUE(f) << driver << " missed " << plant_name(GetParam()) << " in " << inputs
-                   << " inputs";
-    std::printf("%s: %s found it after %lld inputs (the %s oracle)\n",
-                std::string(plant_name(GetParam())).c_str(), driver, static_cast<long long>(inputs),
-                f->oracle.c_str());
-  }
-};
+                         Plant::MulIntervalTwoCorners,   Plant::NotBitwise,
+                         Plant::ModMinusOneTraps};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();
   return *b;
 }
 
-TEST_P(Drivers, SeededCampaignFindsIt) {
+// Each driver until its first failure or kBudget inputs: the failure, and how many inputs.
+struct Found {
+  std::optional<Failure> failure;
+  int64_t inputs = 0;
+};
+
+Found seeded_campaign() {
   CampaignOptions o;
   o.seed = 20261201;
   o.max_programs = kBudget * 4;
   o.seconds = 600;
   CampaignResult r = run_campaign(o);
-  report("the seeded campaign", r.programs, r.failure);
+  return {r.failure, r.programs};
 }
 
-TEST_P(Drivers, BytesFindIt) {
+Found bytes_driver() {
   std::mt19937_64 rng(20261201);
-  std::optional<Failure> f;
-  int64_t inputs = 0;
+  Found found;
   Seen seen;  // as fuzz_diff keeps one
-  while (!f && inputs < kBudget) {
+  while (!found.failure && found.inputs < kBudget) {
     std::vector<uint8_t> bytes(static_cast<size_t>(64 + rng() % 448));
     for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
     BytesChoices choices(bytes.data(), bytes.size());
-    f = check_input(choices, tcc(), {}, &seen);
-    ++inputs;
+    found.failure = check_input(choices, tcc(), {}, &seen);
+    ++found.inputs;
   }
-  report("the bytes driver", inputs, f);
+  return found;
 }
 
-TEST_P(Drivers, RapidCheckFindsIt) {
-  std::optional<Failure> found;
-  int64_t inputs = 0;
+Found rapidcheck_driver() {
+  Found found;
   rc::detail::TestParams params;
   params.seed = 20261201;
   params.maxSuccess = static_cast<int>(kBudget);
@@ -80,14 +74,53 @@ TEST_P(Drivers, RapidCheckFindsIt) {
   auto result = rc::detail::checkTestable(
       [&] {
         RapidCheckChoices c;
-        ++inputs;
+        ++found.inputs;
         std::optional<Failure> f = check_input(c, tcc());
-        if (f) found = f;
+        if (f) found.failure = f;
         RC_ASSERT(!f);
       },
       rc::detail::TestMetadata{}, params);
   EXPECT_TRUE(result.template is<rc::detail::FailureResult>());
-  report("RapidCheck", inputs, found);
+  return found;
+}
+
+class Drivers : public ::testing::TestWithParam<Plant> {
+ protected:
+  void SetUp() override { set_plant(GetParam()); }
+  void TearDown() override { set_plant(Plant::None); }
+
+  // A mistake that kills the process is found when the driver dies of it, in a child process
+  // (as libFuzzer reports a deadly signal, and a campaign's worker dies).
+  void expect_found(const char* driver, Found (*run)()) {
+    if (kills_process(GetParam())) {
+      EXPECT_EXIT(
+          {
+            run();
+            std::exit(0);
+          },
+          ::testing::KilledBySignal(SIGFPE), "")
+          << driver;
+      return;
+    }
+    Found f = run();
+    ASSERT_TRUE(f.failure) << driver << " missed " << plant_name(GetParam()) << " in " << f.inputs
+                           << " inputs";
+    std::printf("%s: %s found it after %lld inputs (the %s oracle)\n",
+                std::string(plant_name(GetParam())).c_str(), driver,
+                static_cast<long long>(f.inputs), f.failure->oracle.c_str());
+  }
+};
+
+TEST_P(Drivers, SeededCampaignFindsIt) {
+  expect_found("the seeded campaign", seeded_campaign);
+}
+
+TEST_P(Drivers, BytesFindIt) {
+  expect_found("the bytes driver", bytes_driver);
+}
+
+TEST_P(Drivers, RapidCheckFindsIt) {
+  expect_found("RapidCheck", rapidcheck_driver);
 }
 
 INSTANTIATE_TEST_SUITE_P(NewClasses, Drivers, ::testing::ValuesIn(kPlants),

@@ -11,7 +11,11 @@
 #include <set>
 #include <sstream>
 
+#include "compiler/backend.h"
+#include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
+#include "ir/parse.h"
+#include "ir/plant.h"
 #include "tests/support/run.h"
 
 namespace uopc {
@@ -218,6 +222,29 @@ TEST(FuzzCli, AShrinkPastItsTimeLimitKeepsWhatItReached) {
   EXPECT_EQ(small_text.find("--shrink-time-limit"), std::string::npos) << small_text;
 }
 
+// A kernel that kills its worker is shrunk by the next worker through `uopc run`, each
+// candidate in a process of its own, and named by the op the localization finds and the
+// signal: one bug, one small file, whichever programs met it.
+TEST(FuzzCampaign, ACrashIsShrunkToOneFileNamedByItsOp) {
+  std::string dir = ::testing::TempDir() + "/crash-corpus";
+  std::filesystem::remove_all(dir);
+  auto c = run_uopc(
+      "fuzz --plant mod_minus_one_traps --seconds 60 --max-programs 250 --jobs 2 --seed 5 "
+      "--minimize --corpus " +
+      dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find(" disagreements in 1 signature"), std::string::npos) << c.out;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    files.push_back(e.path().filename().string());
+  ASSERT_EQ(files.size(), 1u) << c.out;
+  EXPECT_EQ(files[0], "crash-SIGFPE-division.uir") << c.out;
+  std::string text = testing::read_file(dir + "/" + files[0]);
+  EXPECT_LE(count_statements(text), 3) << text;
+  EXPECT_NE(text.find(" = mod "), std::string::npos) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
+}
+
 // A bug that lets ill-typed programs through is named by the type rules the parser does not
 // check, not by the ops of whatever program happened to show it, nor by the one rule each program
 // happens to break: a checker that skips several rules is one signature, one file.
@@ -408,6 +435,45 @@ TEST(ReduceCli, ATestThatHangsTimesOut) {
   EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
   EXPECT_NE(c.err.find("(exit 0 within --timeout 1 s) to begin with"), std::string::npos) << c.err;
   EXPECT_LT(seconds, 30);
+}
+
+// Whether checking `text` under `plant` kills the process that does it.
+bool kills_checking(const std::string& text, Plant plant) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    set_plant(plant);
+    std::unique_ptr<Backend> tcc = make_tcc_backend();
+    check_program(parse_program(text, "case.uir"), *tcc, true);
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFSIGNALED(status);
+}
+
+// A case whose kernel kills the process under a plant cannot be reduced in that process: uopc
+// reduce finds it so and reduces it through `uopc run`, to at most four statements whose
+// replay line still ends in that crash, and which `fuzz --check` reports as one.
+TEST(ReduceCli, ACrashingCaseReducesThroughUopcRun) {
+  int crashing = 0;
+  for (const PlantInfo& plant : plant_list()) {
+    if (!kills_process(plant.plant)) continue;
+    for (const auto& e : std::filesystem::directory_iterator(UOPC_CASES_DIR)) {
+      std::string name = e.path().filename().string();
+      if (e.path().extension() != ".uir" || name.rfind("err_", 0) == 0) continue;
+      if (!kills_checking(testing::read_file(e.path().string()), plant.plant)) continue;
+      ++crashing;
+      std::string out = ::testing::TempDir() + "/crash-" + name;
+      auto c = run_uopc("reduce " + e.path().string() + " --plant " + std::string(plant.name) +
+                        " -o " + out);
+      EXPECT_EQ(c.exit_code, 0) << name << ": " << c.out << c.err;
+      std::string text = testing::read_file(out);
+      EXPECT_LE(count_statements(text), 4) << name << ":\n" << text;
+      EXPECT_NE(text.find("# signature: crash-SIG"), std::string::npos) << text;
+      EXPECT_EQ(replay_exit_code(text), 1) << text;
+    }
+  }
+  EXPECT_GE(crashing, 1);
 }
 
 TEST(ReduceCli, RefusesAProgramThatDoesNotFail) {

@@ -57,6 +57,11 @@ constexpr const char* kPrinterBug =
     "roundtrip oracle names the literal and its reproducer replays by seed "
     "(FuzzCli.ALostLiteralIsOneFileThatReplaysBySeed)";
 
+constexpr const char* kKillsProcess =
+    "a kernel that kills its process kills this one too; uopc reduce shrinks such a program "
+    "through uopc run, each candidate in a process of its own "
+    "(ReduceCli.ACrashingCaseReducesThroughUopcRun)";
+
 TEST_P(ReduceBug, ToAtMostSixStatements) {
   if (GetParam().plant == Plant::DivDivUnchecked || GetParam().plant == Plant::DivmodSplitUnchecked)
     GTEST_SKIP() << "a wrong side condition of the simplifier shows on indices with extreme "
@@ -64,6 +69,7 @@ TEST_P(ReduceBug, ToAtMostSixStatements) {
                     "oracle finds it and prints the expression with a counterexample instead "
                     "(tests/fuzz/drivers_test.cpp)";
   if (GetParam().plant == Plant::PrintF32Short) GTEST_SKIP() << kPrinterBug;
+  if (kills_process(GetParam().plant)) GTEST_SKIP() << kKillsProcess;
   set_plant(GetParam().plant);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   auto found = large_failure(*tcc);
@@ -247,6 +253,7 @@ class ReduceCases : public ::testing::TestWithParam<PlantInfo> {
 
 TEST_P(ReduceCases, EveryFailingCaseToAtMostFourStatements) {
   if (GetParam().plant == Plant::PrintF32Short) GTEST_SKIP() << kPrinterBug;
+  if (kills_process(GetParam().plant)) GTEST_SKIP() << kKillsProcess;
   set_plant(GetParam().plant);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
   int failing = 0;
