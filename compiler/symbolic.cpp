@@ -284,7 +284,8 @@ UOpRef compare_by_bounds(const UOpRef& n) {
       break;
     case Op::Cmpeq:
     case Op::Cmpne:
-      if (x.hi < y.lo || y.hi < x.lo) r = n->op == Op::Cmpne;
+      if (x.hi < y.lo || y.hi < x.lo || (planted(Plant::EqualBoundsTouching) && x.hi == y.lo))
+        r = n->op == Op::Cmpne;
       if (a == b) r = n->op == Op::Cmpeq;
       break;
     default:

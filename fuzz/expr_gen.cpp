@@ -190,15 +190,19 @@ class ExprGen {
     return c_.coin() ? alu(Op::Add, {q, r}) : alu(Op::Add, {r, q});
   }
 
-  // x compared with, or clamped at, a constant next to an end of x's bounds.
+  // x compared with, or clamped at, a constant next to an end of x's bounds. A comparison
+  // picks x or a constant that is not k: where(x == k, x, k) would be k either way, and hide a
+  // wrong decision.
   UOpRef against_bounds(int depth) {
     UOpRef x = any(depth - 1);
     int64_t end = c_.coin() ? x->bounds.lo : x->bounds.hi;
-    UOpRef k = lit(end + c_.range(-1, 1));
+    int64_t at = std::clamp<int64_t>(end + c_.range(-1, 1), INT32_MIN, INT32_MAX);
+    UOpRef k = lit(at);
     std::vector<UOpRef> ops = c_.coin() ? std::vector<UOpRef>{x, k} : std::vector<UOpRef>{k, x};
     Op op = c_.pick(std::vector<Op>{Op::Max, Op::Min, Op::Cmplt, Op::Cmpeq, Op::Cmpne});
     UOpRef r = alu(op, ops);
-    return r->dtype == DType::Bool ? alu(Op::Where, {r, x, k}) : r;
+    if (r->dtype != DType::Bool) return r;
+    return alu(Op::Where, {r, x, lit(at == INT32_MAX ? at - 1 : at + 1)});
   }
 
   Choices& c_;

@@ -1,8 +1,9 @@
 // The planted bugs of the classes that once got through every check (a rule's side
 // condition, a remainder's range check, an overflow decision, NaN and -0 order in max and
 // min, the constant tables no generated stack was long enough to reach, a kernel that kills
-// its process) are each found by every driver of the one generator: the seeded PRNG of
-// campaigns, RapidCheck, and bytes (the input mapping of the fuzz_diff libFuzzer target).
+// its process, an equality decided where the generator's expressions hid the decision) are each
+// found by every driver of the one generator: the seeded PRNG of campaigns, RapidCheck, and bytes
+// (the input mapping of the fuzz_diff libFuzzer target).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -29,7 +30,7 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::OverflowDecisionSub,     Plant::MinmaxReversed,
                          Plant::TableBroadcastFirstAxis, Plant::PadBoundsIgnoreFill,
                          Plant::MulIntervalTwoCorners,   Plant::NotBitwise,
-                         Plant::ModMinusOneTraps};
+                         Plant::ModMinusOneTraps,        Plant::EqualBoundsTouching};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();
