@@ -546,11 +546,23 @@ std::string interval_outside(const std::vector<UOpRef>& roots,
   return "";
 }
 
+// An f32 where rewritten to one of its two different branches, as the same choice between 0
+// and 1: z3 does not model f32, but the choice is all the rule decided. Null for other steps.
+std::optional<RewriteStep> as_choice(const RewriteStep& step) {
+  const UOp& w = *step.before;
+  if (w.op != Op::Where || w.dtype != DType::F32 || w.src[1] == w.src[2]) return std::nullopt;
+  if (step.after != w.src[1] && step.after != w.src[2]) return std::nullopt;
+  UOpRef choice =
+      alu(Op::Where, {w.src[0], literal(Scalar::of_i32(0)), literal(Scalar::of_i32(1))});
+  return RewriteStep{step.rule, choice, literal(Scalar::of_i32(step.after == w.src[1] ? 0 : 1))};
+}
+
 std::string rewrite_cause(const RewriteStep& step, const std::vector<UOpRef>& vars) {
   auto refuted = [&](const UOpRef& a, const UOpRef& b) {
     Verdict v = vars.empty() ? kernel_step_verdict(a, b) : simplification_verdict(a, b, vars);
     return v.refuted();
   };
+  if (std::optional<RewriteStep> choice = as_choice(step)) return rewrite_cause(*choice, vars);
   if (step.before->dtype == DType::F32 || !refuted(step.before, step.after)) return "";
   // A rule whose side condition read a wrong interval was misled, not wrong.
   std::string outside = interval_outside({step.before, step.after},

@@ -104,7 +104,8 @@ std::optional<Failure> check_expression(const RandomExpr& expr, SymbolicStats* s
 // enumerate, or none: z3 alone, loads and loop counters symbolic): "interval of OP" when a value
 // of a node in it leaves that node's interval (the innermost such node: a rule that trusted the
 // interval was misled), "semantics of OP" for a wrong fold of literals, else the step's rule
-// when the two sides differ; "" when it is sound.
+// when the two sides differ; "" when it is sound. z3 models no f32: an f32 where rewritten to
+// one of its branches is checked as the choice it is, the branches standing for 0 and 1.
 std::string rewrite_cause(const RewriteStep& step, const std::vector<UOpRef>& vars = {});
 inline constexpr const char* kIntervalOf = "interval of ";
 // A refuted fold of literals: "semantics of mod", the op's scalar semantics.

@@ -308,6 +308,20 @@ TEST(RewriteCause, ASmallLoopDomainIsEnumerated) {
   EXPECT_EQ(rewrite_cause(small), "combine_terms");
 }
 
+// An f32 where rewritten to one of its branches is judged by the choice it made, which z3 can
+// decide though it models no f32: a pad's mask decided the wrong way picked its fill value.
+TEST(RewriteCause, AnF32WhereIsJudgedByItsChoice) {
+  UOpRef data = load(address(param(1, DType::F32, 4), i32_literal(0)));
+  UOpRef fill = literal(Scalar::of_f32(0.0f));
+  UOpRef i = range(5, 0, RangeKind::Loop);
+  UOpRef inside = alu(Op::Cmplt, {i, i32_literal(9)});  // true at every i in [0, 4]
+  UOpRef w = alu(Op::Where, {inside, data, fill});
+  EXPECT_EQ(rewrite_cause({"where_decided", w, fill}), "where_decided");
+  EXPECT_EQ(rewrite_cause({"where_decided", w, data}), "");
+  UOpRef same = alu(Op::Where, {inside, fill, fill});
+  EXPECT_EQ(rewrite_cause({"where_decided", same, fill}), "");
+}
+
 // A loaded value, which may be anything in its bounds, is a leaf whose address is not part of
 // the claim: sampled values refute the step, with the loop counter enumerated beside them.
 TEST(RewriteCause, ALoadedValueIsSampled) {
