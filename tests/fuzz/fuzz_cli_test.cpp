@@ -222,29 +222,6 @@ TEST(FuzzCli, AShrinkPastItsTimeLimitKeepsWhatItReached) {
   EXPECT_EQ(small_text.find("--shrink-time-limit"), std::string::npos) << small_text;
 }
 
-// A kernel that kills its worker is shrunk by the next worker through `uopc run`, each
-// candidate in a process of its own, and named by the op the localization finds and the
-// signal: one bug, one small file, whichever programs met it.
-TEST(FuzzCampaign, ACrashIsShrunkToOneFileNamedByItsOp) {
-  std::string dir = ::testing::TempDir() + "/crash-corpus";
-  std::filesystem::remove_all(dir);
-  auto c = run_uopc(
-      "fuzz --plant mod_minus_one_traps --seconds 60 --max-programs 250 --jobs 2 --seed 5 "
-      "--minimize --corpus " +
-      dir);
-  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
-  EXPECT_NE(c.out.find(" disagreements in 1 signature"), std::string::npos) << c.out;
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    files.push_back(e.path().filename().string());
-  ASSERT_EQ(files.size(), 1u) << c.out;
-  EXPECT_EQ(files[0], "crash-SIGFPE-division.uir") << c.out;
-  std::string text = testing::read_file(dir + "/" + files[0]);
-  EXPECT_LE(count_statements(text), 3) << text;
-  EXPECT_NE(text.find(" = mod "), std::string::npos) << text;
-  EXPECT_EQ(replay_exit_code(text), 1) << text;
-}
-
 // A bug that lets ill-typed programs through is named by the type rules the parser does not
 // check, not by the ops of whatever program happened to show it, nor by the one rule each program
 // happens to break: a checker that skips several rules is one signature, one file.
@@ -769,6 +746,27 @@ std::vector<std::string> files_in(const std::string& dir) {
     for (const auto& e : std::filesystem::directory_iterator(dir))
       out.push_back(e.path().filename().string());
   return out;
+}
+
+// A kernel that kills its worker is shrunk by the next worker through `uopc run`, each
+// candidate in a process of its own, and named by the op the localization finds and the
+// signal: one bug, one small file, whichever programs met it.
+TEST(FuzzCampaign, ACrashIsShrunkToOneFileNamedByItsOp) {
+  std::string dir = ::testing::TempDir() + "/crash-corpus";
+  std::filesystem::remove_all(dir);
+  auto c = run_uopc(
+      "fuzz --plant mod_minus_one_traps --seconds 60 --max-programs 250 --jobs 2 --seed 5 "
+      "--minimize --corpus " +
+      dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find(" disagreements in 1 signature"), std::string::npos) << c.out;
+  std::vector<std::string> files = files_in(dir);
+  ASSERT_EQ(files.size(), 1u) << c.out;
+  EXPECT_EQ(files[0], "crash-SIGFPE-division.uir") << c.out;
+  std::string text = testing::read_file(dir + "/" + files[0]);
+  EXPECT_LE(count_statements(text), 3) << text;
+  EXPECT_NE(text.find(" = mod "), std::string::npos) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
 
 // The target protocol (docs/ENGINES.md): 77 is "unsupported", counted and never a failure; a
