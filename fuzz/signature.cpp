@@ -318,11 +318,13 @@ UOpRef with_own_values(const UOp& n) {
   return with_sources(n, src);
 }
 
-// Every step of a reduce's fold at once, as one elementwise op on staged values: op(acc, x) for
-// the accumulator and the element each step of the left fold meets, on the reduce's operand's
-// own values, and (for i32) its interval's ends. Null for a reduce of nothing or of more than
-// 4096 elements.
-UOpRef fold_steps(const UOp& n) {
+// Every step of a reduce's fold at once, as one elementwise op: op(acc, x) for the accumulator
+// and the element each step of the left fold meets, on the reduce's operand's own values, and
+// (for i32) its interval's ends. The values are staged, or with `as_literals` literal stacks,
+// which the renderer writes as expressions, as it writes a reduce's element, where staged
+// values are named loads (C may write an op differently for the two). Null for a reduce of
+// nothing or of more than 4096 elements.
+UOpRef fold_steps(const UOp& n, bool as_literals = false) {
   const UOp& x = *n.src[0];
   if (x.numel() == 0 || x.numel() > 4096) return nullptr;
   Tensor t = interpret(single_output(Program{}, shared_from(&x)), {}).outputs.at(0).second;
@@ -343,8 +345,9 @@ UOpRef fold_steps(const UOp& n) {
       for (int64_t end : {x.bounds.lo, x.bounds.hi})
         v->push_back(Scalar::of_i32(static_cast<int32_t>(end)));
   auto staged = [&](const std::vector<Scalar>& v) {
-    return stage(nested_stack({static_cast<int64_t>(v.size())},
-                              [&](int64_t i) { return v[static_cast<size_t>(i)]; }));
+    UOpRef values = nested_stack({static_cast<int64_t>(v.size())},
+                                 [&](int64_t i) { return v[static_cast<size_t>(i)]; });
+    return as_literals ? values : stage(values);
   };
   return alu(n.reduce_op(), {staged(before), staged(element)});
 }
@@ -401,10 +404,25 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
         if (alone_fails(n, *plain, inputs, twice)) return true;
     return false;
   };
+  // A reduce whose fold fails written out (fold_steps) has a wrong op, not a wrong reduce:
+  // the op's name, whichever data showed it.
+  auto wrong_fold = [&](const UOp& reduce) -> std::optional<Located> {
+    if (reduce.op != Op::Reduce) return std::nullopt;
+    for (bool as_literals : {false, true}) {
+      UOpRef fold = fold_steps(reduce, as_literals);
+      if (!fold || !fails(single_output(p, fold))) continue;
+      Located at{reduce.reduce_op()};
+      if (plain) at.fails_plain = (*plain)(single_output(p, fold));
+      if (kinds_of) at.kinds = (*kinds_of)(single_output(p, fold));
+      return at;
+    }
+    return std::nullopt;
+  };
   auto first_alone = [&](Data inputs) -> std::optional<Located> {
     for (const UOp* n : order) {
       std::optional<Isolated> alone = alone_fails(*n, fails, inputs);
       if (!alone) continue;
+      if (std::optional<Located> at = wrong_fold(*alone->node)) return at;
       // The fresh inputs go through reshape's rule (a stack's, for varied values); that may be
       // what fails.
       for (UOpRef input : alone->inputs) {
@@ -423,10 +441,8 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   for (const UOp* n : own_values ? order : std::vector<const UOp*>{}) {
     UOpRef alone = with_own_values(*n);
     if (!alone || !fails(single_output(p, alone))) continue;
-    // A reduce whose fold fails written out has a wrong op, not a wrong reduce.
-    UOpRef fold = n->op == Op::Reduce ? fold_steps(*n) : nullptr;
-    if (fold && fails(single_output(p, fold))) alone = fold;
-    Located at{alone == fold ? n->reduce_op() : n->op};
+    if (std::optional<Located> at = wrong_fold(*n)) return at;
+    Located at{n->op};
     if (plain) at.fails_plain = (*plain)(single_output(p, alone));
     return at;
   }
@@ -448,6 +464,7 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     Program whole = single_output(p, shared_from(n));
     if (!fails(whole)) continue;
     const UOp* needed = needed_node(whole, fails, n);
+    if (std::optional<Located> at = wrong_fold(*needed)) return at;
     // A value that fails without options too is the op's failure, not the options'.
     bool without = plain && (some_value_fails_plain(n) || fails_plain(*needed));
     return Located{needed->op, without, "", true};

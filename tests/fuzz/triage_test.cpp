@@ -884,6 +884,22 @@ TEST_F(Planted, ABoolComputedAsNeitherZeroNorOneIsItsOpsFailure) {
       << f->detail;
 }
 
+// A wrong fold op is named by the op, not by the reduce whose fold met it: a reduce's element
+// is an expression where C writes max through its helper, as it does for an elementwise max of
+// a literal stack. The reduce was "engines-reduce" while the max was "engines-max".
+TEST_F(Planted, AReduceWhoseFoldOpIsWrongIsTheOps) {
+  expect_signatures({
+      Named{Plant::MaxHelperTies, "%t = stack 0.0 -0.0\n%v = max %t 0.0\n", "engines-max"},
+      Named{Plant::MaxHelperTies,
+            "%t = stack 0.0 -0.0\n%r = reshape %t shape=[2 1]\n%v = reduce %r op=max pop=1\n",
+            "engines-max"},
+      Named{Plant::MaxHelperTies,
+            "%t = stack 0.0 1.0 -0.0 2.0\n%r = reshape %t shape=[2 2]\n"
+            "%v = reduce %r op=max pop=1\n",
+            "engines-max"},
+  });
+}
+
 // A wrong interval rule is named by the op whose interval it is, "bounds-max" as the bounds
 // oracle names it, wherever something trusted it: rules that rewrote a pad's clamp away (no
 // kernel computes the max), an index whose offset only scrambled data takes past the wrong
