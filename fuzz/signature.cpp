@@ -748,11 +748,13 @@ bool echo_fails(const Program& p, const Test& fails) {
 }
 
 // The name of op in a target signature: an engine's mod is its floor division's remainder,
-// and its min a max the other way round, as in uopc's own renderer (ub-division,
-// engines-render_minmax): one way of dividing, one of choosing, one name each.
+// its min a max the other way round, and its != the negation of its ==, as in uopc's own
+// renderer (ub-division, engines-render_minmax): one way of dividing, one of choosing, one of
+// testing equality, one name each.
 std::string op_family(Op op) {
   if (op == Op::Idiv || op == Op::Mod) return "division";
   if (op == Op::Max || op == Op::Min) return "minmax";
+  if (op == Op::Cmpeq || op == Op::Cmpne) return "equality";
   return std::string(op_name(op));
 }
 

@@ -534,6 +534,9 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
                 "%x = buffer 4 dtype=i32\n%m = reshape %x shape=[2 2]\n"
                 "%t = permute %m order=[1 0]\n%f = reshape %t shape=[4]\n%v = flip %f axes=[0]\n",
                 "target-division"},
+           // an == decided by touching intervals, and the != that negates it, are one test
+           Case{"equal_bounds_touching", "%a = stack 0 1\n%c = cmpeq %a 1\n", "target-equality"},
+           Case{"equal_bounds_touching", "%a = stack 0 1\n%c = cmpne %a 1\n", "target-equality"},
            // a max or min wrong only on a NaN or a -0, which fresh and varied inputs never hold:
            // found alone on its operands' own values; in a reduce, by its fold's steps
            Case{"minmax_reversed",
