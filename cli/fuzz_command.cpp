@@ -179,6 +179,7 @@ class ShrinkClock {
   Interesting bounded(Interesting interesting) const {
     return [this, interesting](const std::string& text) {
       cut_ = cut_ || expired();
+      if (!cut_ && stalls_) stall();
       return !cut_ && interesting(text);
     };
   }
@@ -195,7 +196,16 @@ class ShrinkClock {
   }
 
  private:
+  // A candidate that never ends, as one whose kernel loops forever would: the clock cannot cut
+  // it short, and only the driver's kill (past_time_limit) ends it. UOPC_FUZZ_STALL_SHRINK
+  // makes every candidate do this, so that the kill can be tested.
+  [[noreturn]] static void stall() {
+    volatile uint64_t n = 0;
+    for (;;) n = n + 1;
+  }
+
   int64_t limit_ms_, cpu_ms_, wall_ms_;
+  bool stalls_ = std::getenv("UOPC_FUZZ_STALL_SHRINK") != nullptr;
   mutable bool cut_ = false;
 };
 

@@ -222,6 +222,29 @@ TEST(FuzzCli, AShrinkPastItsTimeLimitKeepsWhatItReached) {
   EXPECT_EQ(small_text.find("--shrink-time-limit"), std::string::npos) << small_text;
 }
 
+// A shrink whose candidate never ends (a kernel that loops forever) cannot end itself: the
+// driver kills its worker two time limits past the shrink's, keeps the failure as found with
+// what happened, and the campaign goes on to its summary.
+TEST(FuzzCli, AWorkerThatHangsShrinkingIsKilledAndTheFailureKept) {
+  std::string dir = ::testing::TempDir() + "/shrink-hangs";
+  std::filesystem::remove_all(dir);
+  auto c = testing::run_shell("UOPC_FUZZ_STALL_SHRINK=1 " + std::string(UOPC_BINARY_PATH) +
+                              " fuzz --plant reshape_column_major --seconds 60 --seed 1 "
+                              "--minimize --time-limit 0.5 --shrink-time-limit 1 --out-dir " +
+                              dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("1 disagreement"), std::string::npos) << c.out;
+  std::string path = dir + "/failure-engines-reshape.uir";
+  ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
+  std::string text = testing::read_file(path);
+  EXPECT_NE(text.find("(not shrunk: the worker ran past the 2 s time limit shrinking it)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
+  auto found = run_uopc("fuzz --replay 1 --plant reshape_column_major");
+  EXPECT_EQ(count_statements(text), count_statements(found.out)) << text << found.out;
+}
+
 // A bug that lets ill-typed programs through is named by the type rules the parser does not
 // check, not by the ops of whatever program happened to show it, nor by the one rule each program
 // happens to break: a checker that skips several rules is one signature, one file.
