@@ -142,6 +142,28 @@ MUTANTS = [
     ("interp_fold_operand_order", "interp/movement.cpp",
      "acc(i) = fold_step<T>(fold, acc(i), row(i));", "acc(i) = fold_step<T>(fold, row(i), acc(i));",
      "the interpreter folds op(x, acc), not op(acc, x)"),
+    # Third round: the executor, the generic rewriter, the linearizer, constant tables and
+    # constant folding, and the interpreter's casts.
+    ("thread_parts_floor", "compiler/engine.cpp",
+     "hi = static_cast<int>(size * (j + 1) / parts);",
+     "hi = lo + static_cast<int>(size / parts);",
+     "each thread runs size / parts iterations; the remainder is dropped"),
+    ("refill_appends", "compiler/engine.cpp", "  buffers_.clear();\n", "",
+     "refilling appends buffers, so a second run reads the first run's inputs"),
+    ("rewrite_drops_later_sources", "compiler/rewrite.cpp",
+     "if (src.empty() && s == node->src[k]) continue;", "if (s == node->src[k]) continue;",
+     "after the first rewritten source, unchanged sources are left out of the new list"),
+    ("interp_true_is_minus_one", "interp/elementwise.cpp", "return v ? To(1) : To(0);",
+     "return v ? To(-1) : To(0);", "the interpreter casts true to -1"),
+    ("table_clamp_short", "compiler/rangeify.cpp",
+     "i32(u.numel() - 1)}));\n  return load(address(table(values), at));",
+     "i32(u.numel() - 2)}));\n  return load(address(table(values), at));",
+     "a constant table's index is clamped one short of its last element"),
+    ("linearize_loop_deps", "compiler/linearize.cpp", "if (!dep || *dep == *mine) continue;",
+     "if (!dep || *dep == *mine || items[*dep].loop) continue;",
+     "a node that reads a loop's result is not ordered after the loop"),
+    ("fold_bool_low_bit", "ir/eval_scalar.cpp", ": x.as_i32() != 0);", ": (x.as_i32() & 1) != 0);",
+     "constant folding casts an i32 to bool by its lowest bit"),
 ]
 
 

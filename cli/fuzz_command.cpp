@@ -920,6 +920,11 @@ int check_file(const FuzzArgs& a) {
   }
   Program p = parse_program(text, name);
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
+  // A program written against `uopc run` may fail only under its default settings.
+  std::vector<EngineConfig> settings = {config};
+  if (a.run_defaults)
+    settings.push_back(
+        {parse_opts_choice(a.run_defaults->first, "--opts"), a.run_defaults->second});
   // In a child process: a kernel that kills its process is then reported and named as a
   // campaign names it, instead of ending --check with the signal.
   std::fflush(nullptr);
@@ -927,12 +932,20 @@ int check_file(const FuzzArgs& a) {
   if (pid < 0) throw std::runtime_error("fuzz: cannot fork");
   if (pid == 0) {
     int code = 0;
-    if (std::optional<Failure> f = check_program(p, *backend, true, config)) {
-      std::printf("disagreement: the %s oracle failed: %s\n", f->oracle.c_str(), f->detail.c_str());
+    std::optional<Failure> f;
+    for (const EngineConfig& c : settings)
+      if (!f && (f = check_program(p, *backend, true, c))) config = c;
+    if (f) {
+      std::printf("disagreement: the %s oracle failed%s: %s\n", f->oracle.c_str(),
+                  config.flags() == settings[0].flags() ? "" : (" with " + config.flags()).c_str(),
+                  f->detail.c_str());
       // The name a campaign would file it under, so that a hand-written program can be
       // matched with the reproducers already kept.
       std::printf("signature: %s\n", failure_signature(*f, p, *backend, config).c_str());
       code = 1;
+    } else if (settings.size() > 1) {
+      std::printf("every oracle agrees on %s, with %s and with uopc run's defaults, %s\n",
+                  name.c_str(), settings[0].flags().c_str(), settings[1].flags().c_str());
     } else {
       std::printf("every oracle agrees on %s\n", name.c_str());
     }
@@ -945,7 +958,9 @@ int check_file(const FuzzArgs& a) {
   std::printf("disagreement: the crash oracle failed: checking %s killed the process (signal %d)\n",
               name.c_str(), WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   std::unique_ptr<Target> engine = uopc_run_engine(a.backend, a.plant, a.time_limit);
-  std::optional<Failure> f = engine ? crash_of(p, *engine, config) : std::nullopt;
+  std::optional<Failure> f;
+  for (const EngineConfig& c : settings)
+    if (engine && !f) f = crash_of(p, *engine, c);
   if (f)
     std::printf("signature: %s\n", as_crash_signature(target_signature(*f, p, *engine)).c_str());
   return 1;

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace uopc::cli {
@@ -39,6 +41,9 @@ struct FuzzArgs {
   double shrink_time_limit = -1;  // seconds shrinking one failure may take; < 0: 30 * time_limit
   std::string opts = "none";      // how the compiled engine runs the program (--check, reduce)
   int threads = 1;
+  // With --check, when neither --opts nor --threads was given: the settings `uopc run` uses by
+  // default, checked too.
+  std::optional<std::pair<std::string, int>> run_defaults;
   bool stats = false;        // print the edge values each op met and the symbolic verdicts
   double status_every = 10;  // seconds between status lines when stderr is not a terminal
   std::vector<std::string> steering_words;  // --ops, --no-nan, ... (fuzz/steering.h)

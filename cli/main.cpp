@@ -347,6 +347,15 @@ void add_engine_flags(CLI::App* cmd, std::string& opts, int& threads, const std:
   cmd->add_option("--threads", threads, what + "threads")->check(CLI::Range(1, 1024));
 }
 
+// The settings `uopc run` uses by default, for a command replaying a failure whose settings
+// were not given (neither --opts nor --threads): a hand-written program checked by `uopc run`
+// may fail only there.
+std::optional<std::pair<std::string, int>> run_defaults_unless_given(CLI::App* cmd,
+                                                                     const EngineEnvironment& env) {
+  if (cmd->get_option("--opts")->count() + cmd->get_option("--threads")->count() > 0) return {};
+  return std::pair{env.opts.value_or(RunArgs{}.opts), env.threads.value_or(hardware_threads())};
+}
+
 // The generator's steering (fuzz/steering.h), kept as words so that one parser reads them here
 // and in the libFuzzer targets.
 void add_steering_flags(CLI::App* cmd, std::vector<std::string>& words) {
@@ -615,7 +624,10 @@ int dispatch(int argc, char** argv) {
   fuzz->get_option("--opts")->needs(check);
   fuzz->get_option("--threads")->needs(check);
   add_steering_flags(fuzz, fa.steering_words);
-  fuzz->callback([&] { code = run_fuzz(fa); });
+  fuzz->callback([&] {
+    fa.run_defaults = run_defaults_unless_given(fuzz, env);
+    code = run_fuzz(fa);
+  });
 
   ReduceArgs rd;
   CLI::App* reduce = app.add_subcommand("reduce", "shrink a failing FILE to a small reproducer");
@@ -640,7 +652,10 @@ int dispatch(int argc, char** argv) {
   reduce->add_option("--backend", rd.backend,
                      "tcc (libtcc in memory) or cc (the system C compiler)");
   add_engine_flags(reduce, rd.opts, rd.threads, "the failure's ");
-  reduce->callback([&] { code = run_reduce(rd); });
+  reduce->callback([&] {
+    rd.run_defaults = run_defaults_unless_given(reduce, env);
+    code = run_reduce(rd);
+  });
 
   CLI::App* help = app.add_subcommand("help", "print the commands, or COMMAND's flags");
   std::string help_on;

@@ -273,14 +273,24 @@ int run_reduce(const ReduceArgs& a) {
   } else if (oracle == "rejection") {
     interesting = fails_oracle(oracle, *backend, "", config);
   } else {
-    std::optional<Failure> f = oracle.empty()
-                                   ? first_failure(p, *backend, config)
-                                   : failure_in_family(oracle_family(oracle), p, *backend, config);
+    auto failure_with = [&](const EngineConfig& c) {
+      return oracle.empty() ? first_failure(p, *backend, c)
+                            : failure_in_family(oracle_family(oracle), p, *backend, c);
+    };
+    std::optional<Failure> f = failure_with(config);
+    // A program written against `uopc run` may fail only under its default settings.
+    std::string tried;
+    if (!f && a.run_defaults) {
+      EngineConfig run{parse_opts_choice(a.run_defaults->first, "--opts"), a.run_defaults->second};
+      if ((f = failure_with(run))) config = run;
+      tried = " (with --opts none --threads 1, and with uopc run's defaults, " + run.flags() + ")";
+    }
     if (!f)
-      throw UserError(Location{p.file},
-                      oracle.empty()
-                          ? "nothing to reduce: every oracle agrees on this program"
-                          : "the program does not fail the " + oracle + " oracle to begin with");
+      throw UserError(
+          Location{p.file},
+          oracle.empty()
+              ? "nothing to reduce: every oracle agrees on this program" + tried
+              : "the program does not fail the " + oracle + " oracle to begin with" + tried);
     oracle = f->oracle;
     detail = f->detail;
     signature = failure_signature(*f, p, *backend, config);

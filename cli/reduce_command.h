@@ -1,7 +1,9 @@
 // `uopc reduce`: shrink a failing program (fuzz/reduce.h) and write the reproducer.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace uopc::cli {
 
@@ -16,6 +18,9 @@ struct ReduceArgs {
   std::string backend = "tcc";
   std::string opts = "none";  // how the compiled engine runs the program (--check, reduce)
   int threads = 1;
+  // When neither --opts nor --threads was given: the settings `uopc run` uses by default,
+  // under which a program that fails only there is reduced.
+  std::optional<std::pair<std::string, int>> run_defaults;
   double timeout = 60;  // seconds one run of --test or --target may take
 };
 

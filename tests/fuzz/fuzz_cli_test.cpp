@@ -484,6 +484,38 @@ TEST(ReduceCli, RefusesAProgramThatDoesNotFail) {
   EXPECT_NE(c.err.find("nothing to reduce: every oracle agrees"), std::string::npos) << c.err;
 }
 
+// A hand-written test that `uopc run` fails only under its own default settings (kernel
+// options chosen by auto): reduce and --check, given no settings, try those too, and the
+// reproducer's settings shrink from there. Settings given are kept to.
+TEST(ReduceCli, AProgramFailingOnlyUnderRunsDefaultsReducesUnderThem) {
+  std::string in = ::testing::TempDir() + "/one-hot.uir";
+  std::ofstream(in) << "# one-hot labels, and the labels back by a max\n"
+                       "%labels = stack 2 0 1\n%l = reshape %labels shape=[3 1]\n"
+                       "%le = expand %l shape=[3 4]\n%c = stack 0 1 2 3\n"
+                       "%cr = reshape %c shape=[1 4]\n%ce = expand %cr shape=[3 4]\n"
+                       "%hot = cmpeq %le %ce\n%h = cast %hot dtype=i32\n"
+                       "%r0 = stack 0 0 1 0\n%r1 = stack 1 0 0 0\n%r2 = stack 0 1 0 0\n"
+                       "%want = stack %r0 %r1 %r2\n%ok = assert %h %want\n"
+                       "%hp = permute %h order=[1 0]\n%cp = permute %ce order=[1 0]\n"
+                       "%w = mul %hp %cp\n%back = reduce %w op=max pop=1\n"
+                       "%ok2 = assert %back %labels\n";
+  std::string plant = " --plant equal_bounds_touching";
+  ASSERT_EQ(run_uopc("run " + in + plant).exit_code, 1);
+  auto given = run_uopc("fuzz --check " + in + plant + " --opts none --threads 1");
+  EXPECT_EQ(given.exit_code, 0) << given.out << given.err;
+  auto check = run_uopc("fuzz --check " + in + plant);
+  EXPECT_EQ(check.exit_code, 1) << check.out << check.err;
+  EXPECT_NE(check.out.find("failed with --opts 'auto'"), std::string::npos) << check.out;
+  std::string out = ::testing::TempDir() + "/one-hot-reduced.uir";
+  auto c = run_uopc("reduce " + in + plant + " -o " + out);
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  std::string text = testing::read_file(out);
+  EXPECT_LE(count_statements(text), 4) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
+  auto kept = run_uopc("reduce " + in + plant + " --opts none");
+  EXPECT_EQ(kept.exit_code, 2) << kept.out << kept.err;
+}
+
 // A hand-written test, as the course writes them (values checked by assert against literals),
 // that an external engine gets wrong, shrinks through that engine with --target; the
 // reproducer's replay line fails against it and passes against a correct engine.
