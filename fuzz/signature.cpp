@@ -424,9 +424,12 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
       if (!alone) continue;
       if (std::optional<Located> at = wrong_fold(*alone->node)) return at;
       // The fresh inputs go through reshape's rule (a stack's, for varied values); that may be
-      // what fails.
+      // what fails. An input that fails as it is, read by no op, is the engine's way of
+      // handing over data (every node reading it fails alone, each with its op's name).
       for (UOpRef input : alone->inputs) {
         if (input->op == Op::Stage) input = input->src[0];
+        UOpRef buffer = input->op == Op::Reshape ? input->src[0] : input;
+        if (buffer->op == Op::Buffer && fails(single_output(p, buffer))) return Located{Op::Buffer};
         if ((input->op == Op::Reshape || input->op == Op::Stack) && fails(single_output(p, input)))
           return Located{input->op};
       }
