@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -352,10 +353,42 @@ UOpRef fold_steps(const UOp& n, bool as_literals = false) {
   return alu(n.reduce_op(), {staged(before), staged(element)});
 }
 
-// The bounds oracle's failure `f` of p as a signature (bounds_signature). A reduce's interval
-// folds its op's interval rule over the steps (reduce_bounds): when the steps written out as
-// that op (fold_steps) leave the op's interval too, the op's rule is wrong, not the reduce's.
+// The first elementwise op whose value in the interpreter, at some element, is not what the op's
+// scalar semantics (eval_scalar, the constant folder's) give on the interpreter's own operand
+// values there: an interpreter that computes the op wrong.
+std::optional<Op> misinterpreted_op(const Program& p, const InterpOptions& data) {
+  std::unordered_map<const UOp*, Tensor> values;
+  try {
+    values = node_values(p.roots(), data);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  for (const UOp* n : topo_order(p.roots())) {
+    if (!is_alu(n->op) || !values.count(n)) continue;
+    const Tensor& t = values.at(n);
+    for (int64_t i = 0; i < t.size(); ++i) {
+      std::vector<Scalar> operands;
+      for (const UOpRef& s : n->src) operands.push_back(values.at(s.get()).at(i));
+      std::optional<Scalar> want = eval_scalar(n->op, n->dtype, operands);
+      Scalar got = t.at(i);
+      bool both_nan = got.dtype == DType::F32 && std::isnan(got.as_f32()) &&
+                      std::isnan(want ? want->as_f32() : 0.0f);
+      if (want && want->bits != got.bits && !both_nan) return n->op;
+    }
+  }
+  return std::nullopt;
+}
+
+// The bounds oracle's failure `f` of p as a signature (bounds_signature). A value outside its
+// interval that the interpreter computed wrong is the interpreter's failure (the engines
+// oracle's), not the interval's: "engines-cast". A reduce's interval folds its op's interval
+// rule over the steps (reduce_bounds): when the steps written out as that op (fold_steps)
+// leave the op's interval too, the op's rule is wrong, not the reduce's.
 std::string bounds_cause(const Failure& f, const Program& p) {
+  bool scrambled = f.detail.find("(with scrambled inputs)") != std::string::npos;
+  std::optional<InterpOptions> data = scrambled ? scrambled_options(p) : InterpOptions{};
+  if (std::optional<Op> op = data ? misinterpreted_op(p, *data) : std::nullopt)
+    return "engines-" + std::string(op_name(*op));
   std::string signature = bounds_signature(f);
   if (signature != "bounds-reduce") return signature;
   for (const UOp* n : topo_order(p.roots())) {
@@ -426,10 +459,12 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
       // The fresh inputs go through reshape's rule (a stack's, for varied values); that may be
       // what fails. An input that fails as it is, read by no op, is the engine's way of
       // handing over data (every node reading it fails alone, each with its op's name).
+      for (const UOpRef& s : alone->node->src) {
+        UOpRef buffer = s->op == Op::Reshape ? s->src[0] : s;
+        if (buffer->op == Op::Buffer && fails(single_output(p, buffer))) return Located{Op::Buffer};
+      }
       for (UOpRef input : alone->inputs) {
         if (input->op == Op::Stage) input = input->src[0];
-        UOpRef buffer = input->op == Op::Reshape ? input->src[0] : input;
-        if (buffer->op == Op::Buffer && fails(single_output(p, buffer))) return Located{Op::Buffer};
         if ((input->op == Op::Reshape || input->op == Op::Stack) && fails(single_output(p, input)))
           return Located{input->op};
       }

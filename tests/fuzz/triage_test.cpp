@@ -580,6 +580,21 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
   }
 }
 
+// An engine that hands its kernels the wrong data (here every buffer of slot 0 reads slot 7's)
+// fails at every node that reads them, each alone, and each was named by its op; the input
+// read by no op fails too, and names the failure whichever op read it.
+TEST(TargetSignature, AnEngineThatReadsItsInputsWrongIsTargetBuffer) {
+  Target target("sh -c 'sed s/slot=0/slot=7/ \"$0\" > \"$0.moved.uir\" && exec " +
+                    std::string(UOPC_BINARY_PATH) + " run --backend tcc \"$0.moved.uir\"'",
+                false, 10);
+  for (const char* text : {
+           "%x = buffer 6\n%y = neg %x\n",
+           "%x = buffer 6\n%m = reshape %x shape=[2 3]\n%t = permute %m order=[1 0]\n",
+           "%x = buffer 6 dtype=i32\n%c = cast %x dtype=f32\n%d = mul %c 2.0\n",
+       })
+    EXPECT_EQ(signature_through(target, text), "target-buffer") << text;
+}
+
 // A fused failure named by an arithmetic op the program does not hold comes with a witness:
 // the op alone, failing, which the campaign writes as the reproducer instead.
 TEST(TargetSignature, AnArithmeticNameComesWithAProgramThatHoldsTheOp) {
