@@ -1,5 +1,7 @@
 #include "interp/movement.h"
 
+#include <stdexcept>
+#include <string>
 #include <xtensor/xbroadcast.hpp>
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xpad.hpp>
@@ -86,10 +88,29 @@ Tensor eval_expand(const Tensor& x, const Shape& shape) {
   });
 }
 
+namespace {
+
+// The type rules prove every offset and index in range (LANGUAGE.md §5); one outside it was
+// computed wrong by the interpreter itself, and reading there would be undefined behaviour, not
+// a value to compare.
+void check_in_range(const char* op, const Tensor& x, size_t axis, int64_t begin, int64_t end) {
+  int64_t size = x.shape().at(axis);
+  if (begin >= 0 && end <= size && begin <= end) return;
+  throw std::logic_error("interp: " + std::string(op) + " reads [" + std::to_string(begin) + ", " +
+                         std::to_string(end) + ") of axis " + std::to_string(axis) + " (size " +
+                         std::to_string(size) +
+                         "), which the type rules proved in range: a value it was computed from "
+                         "is wrong");
+}
+
+}  // namespace
+
 Tensor eval_shrink(const Tensor& x, const std::vector<int64_t>& offsets, const Shape& shape) {
   xt::xstrided_slice_vector window;
-  for (size_t k = 0; k < shape.size(); ++k)
+  for (size_t k = 0; k < shape.size(); ++k) {
+    check_in_range("shrink", x, k, offsets[k], offsets[k] + shape[k]);
     window.push_back(xt::range(offsets[k], offsets[k] + shape[k]));
+  }
   return visit_typed(x, [&](const auto& a) {
     using A = std::decay_t<decltype(a)>;
     return A(xt::strided_view(a, window));
@@ -98,7 +119,10 @@ Tensor eval_shrink(const Tensor& x, const std::vector<int64_t>& offsets, const S
 
 Tensor eval_index(const Tensor& x, const std::vector<int64_t>& indices) {
   xt::xstrided_slice_vector at;
-  for (int64_t j : indices) at.push_back(j);
+  for (size_t k = 0; k < indices.size(); ++k) {
+    check_in_range("index", x, k, indices[k], indices[k] + 1);
+    at.push_back(indices[k]);
+  }
   at.push_back(xt::ellipsis());
   return visit_typed(x, [&](const auto& a) {
     using A = std::decay_t<decltype(a)>;

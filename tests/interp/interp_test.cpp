@@ -2,6 +2,7 @@
 // prints for it. Expected values are worked out by hand from the language (and checked with NumPy).
 #include <gtest/gtest.h>
 
+#include "interp/movement.h"
 #include "ir/error.h"
 #include "tests/support/run.h"
 
@@ -219,6 +220,19 @@ TEST(Interp, ImplicitBroadcastsCountTowardsTheLimit) {
   InterpOptions o;
   o.max_elements = 3;
   EXPECT_THROW(interpret(p, o), UserError);
+}
+
+// The type rules prove every index and shrink offset in range; one computed wrong (by a bug in
+// the interpreter's own arithmetic) is refused, never read: reading it is undefined behaviour,
+// which once killed a campaign's driver with SIGSEGV.
+TEST(Interp, AnIndexOrOffsetOutOfRangeIsRefusedNotRead) {
+  Tensor x = make_tensor(Array<int32_t>{{1, 2, 3}, {4, 5, 6}});
+  EXPECT_EQ(interp::eval_index(x, {1}).at(2).as_i32(), 6);
+  for (int64_t bad : {-1, 2, 1000})
+    EXPECT_THROW(interp::eval_index(x, {bad}), std::logic_error) << bad;
+  EXPECT_EQ(interp::eval_shrink(x, {1, 1}, {1, 2}).at(1).as_i32(), 6);
+  EXPECT_THROW(interp::eval_shrink(x, {1, 2}, {1, 2}), std::logic_error);
+  EXPECT_THROW(interp::eval_shrink(x, {-1, 0}, {1, 3}), std::logic_error);
 }
 
 }  // namespace
