@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <malloc.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -129,6 +130,48 @@ void write_all(int fd, const std::string& s) {
     if (n <= 0) return;
     at += static_cast<size_t>(n);
   }
+}
+
+// The signature of a worker's crash or timeout, named in a child process: naming runs the
+// program's checks, which may kill or hang the process that runs them as they did the worker
+// (an interpreter that indexes out of range), and the driver must outlive that. By the
+// outputs' ops when the child dies or takes longer than `limit_s`.
+std::string signature_in_child(const Failure& f, Backend& backend, double limit_s) {
+  Program p;
+  try {
+    p = parse_program(f.program, "failing.uir");
+  } catch (const UserError&) {
+    return f.oracle;
+  }
+  int fds[2];
+  std::fflush(nullptr);
+  pid_t pid = ::pipe(fds) == 0 ? ::fork() : -1;
+  if (pid == 0) {
+    ::close(fds[0]);
+    try {
+      write_all(fds[1], failure_signature(f, p, backend, f.config));
+    } catch (const std::exception&) {
+    }
+    ::_exit(0);
+  }
+  std::string named;
+  if (pid > 0) {
+    ::close(fds[1]);
+    int64_t deadline = now_ms() + static_cast<int64_t>(limit_s * 1000);
+    char buf[4096];
+    for (pollfd out{fds[0], POLLIN, 0}; now_ms() < deadline;) {
+      if (::poll(&out, 1, static_cast<int>(std::max<int64_t>(1, deadline - now_ms()))) <= 0)
+        continue;
+      ssize_t n = ::read(fds[0], buf, sizeof buf);
+      if (n <= 0) break;
+      named.append(buf, static_cast<size_t>(n));
+    }
+    ::close(fds[0]);
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+  }
+  return named.empty() ? by_outputs(f, p) : named;
 }
 
 Comparison comparison_of(const FuzzArgs& a) {
@@ -653,11 +696,7 @@ class Driver {
               "the worker " + what +
                   (shrinking ? " shrinking a failure of this program" : " checking this program"),
               program_of(seed, a_), config_of(seed, a_)};
-    Record r{seed, f, f.oracle};
-    try {
-      r.signature = failure_signature(f, parse_program(f.program, "failing.uir"), *tcc_);
-    } catch (const UserError&) {
-    }
+    Record r{seed, f, signature_in_child(f, *tcc_, limit_s(j))};
     // A program that kills its worker is shrunk by the next worker (shrunk_crash), which
     // reports it; until then, and if that goes wrong, it is kept as found.
     if (a_.minimize && !overdue && !shrinking && WIFSIGNALED(status) && !g_stop_signal) {
