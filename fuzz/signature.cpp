@@ -70,7 +70,6 @@ Program single_output(const Program& p, const UOpRef& node) {
 
 struct Isolated {
   UOpRef node;
-  std::vector<UOpRef> inputs;  // the fresh buffers, reshaped to the sources' shapes
 };
 
 // n reading fresh inputs (new buffers, or literals that tell more elements apart) instead of its
@@ -142,7 +141,7 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
   bool agnostic = is_alu(n.op) || n.op == Op::Cast || n.op == Op::Flip || n.op == Op::Reduce ||
                   n.op == Op::Stack || (n.op == Op::Permute && mode == Inputs::Widened);
   if (mode != Inputs::Same && !agnostic) return std::nullopt;
-  std::vector<UOpRef> src, inputs;
+  std::vector<UOpRef> src;
   // Fresh slots past the buffers n keeps: a fresh input in a kept buffer's slot would be a
   // program whose two buffers of one slot disagree, failing for no fault of n.
   int64_t slot = 0;
@@ -179,19 +178,14 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
     changed |= values.has_value();
     if (values && staged) values = stage(*values);
     src.push_back(values ? *values : fresh_input(s->dtype, shape, slot++));
-    inputs.push_back(src.back());
   }
   if ((mode != Inputs::Same || varied >= 0) && !changed) return std::nullopt;
   try {
     UOpRef node = with_sources(n, src);
-    if (mode == Inputs::Same) return Isolated{node, inputs};
+    if (mode == Inputs::Same) return Isolated{node};
     // with_sources keeps n's shape; printed and parsed again, the node gets its own.
     Program typed = parse_program(print_program(single_output(Program{}, node)), "probe.uir");
-    node = typed.statements.back().node;
-    inputs.clear();
-    for (const UOpRef& s : node->src)
-      if (s->op == Op::Reshape || s->op == Op::Stack || s->op == Op::Stage) inputs.push_back(s);
-    return Isolated{node, inputs};
+    return Isolated{typed.statements.back().node};
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -437,6 +431,21 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
         if (alone_fails(n, *plain, inputs, twice)) return true;
     return false;
   };
+  // What the data a node computed alone reads fails of itself, if anything, rather than the
+  // node: a buffer read by no op (an engine that hands its kernels wrong data fails at every
+  // node that reads it, each alone), or the reshape or literal stack the data comes through
+  // (the fresh inputs go through reshape's rule, varied values through a stack's, which may
+  // be a constant table read wrong).
+  auto failing_data = [&](const UOp& node) -> std::optional<Located> {
+    for (UOpRef s : node.src) {
+      if (s->op == Op::Stage) s = s->src[0];
+      UOpRef buffer = s->op == Op::Reshape ? s->src[0] : s;
+      if (buffer->op == Op::Buffer && fails(single_output(p, buffer))) return Located{Op::Buffer};
+      if ((s->op == Op::Reshape || s->op == Op::Stack) && fails(single_output(p, s)))
+        return Located{s->op};
+    }
+    return std::nullopt;
+  };
   // A reduce whose fold fails written out (fold_steps) has a wrong op, not a wrong reduce:
   // the op's name, whichever data showed it.
   auto wrong_fold = [&](const UOp& reduce) -> std::optional<Located> {
@@ -444,6 +453,7 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     for (bool as_literals : {false, true}) {
       UOpRef fold = fold_steps(reduce, as_literals);
       if (!fold || !fails(single_output(p, fold))) continue;
+      if (std::optional<Located> at = failing_data(*fold)) return at;
       Located at{reduce.reduce_op()};
       if (plain) at.fails_plain = (*plain)(single_output(p, fold));
       if (kinds_of) at.kinds = (*kinds_of)(single_output(p, fold));
@@ -456,18 +466,7 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
       std::optional<Isolated> alone = alone_fails(*n, fails, inputs);
       if (!alone) continue;
       if (std::optional<Located> at = wrong_fold(*alone->node)) return at;
-      // The fresh inputs go through reshape's rule (a stack's, for varied values); that may be
-      // what fails. An input that fails as it is, read by no op, is the engine's way of
-      // handing over data (every node reading it fails alone, each with its op's name).
-      for (const UOpRef& s : alone->node->src) {
-        UOpRef buffer = s->op == Op::Reshape ? s->src[0] : s;
-        if (buffer->op == Op::Buffer && fails(single_output(p, buffer))) return Located{Op::Buffer};
-      }
-      for (UOpRef input : alone->inputs) {
-        if (input->op == Op::Stage) input = input->src[0];
-        if ((input->op == Op::Reshape || input->op == Op::Stack) && fails(single_output(p, input)))
-          return Located{input->op};
-      }
+      if (std::optional<Located> at = failing_data(*alone->node)) return at;
       Located at{n->op, plain && fails_plain(*n)};
       if (kinds_of) at.kinds = (*kinds_of)(single_output(p, alone->node));
       return at;
@@ -480,6 +479,7 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     UOpRef alone = with_own_values(*n);
     if (!alone || !fails(single_output(p, alone))) continue;
     if (std::optional<Located> at = wrong_fold(*n)) return at;
+    if (std::optional<Located> at = failing_data(*alone)) return at;
     Located at{n->op};
     if (plain) at.fails_plain = (*plain)(single_output(p, alone));
     return at;
