@@ -628,6 +628,66 @@ std::string option_kinds(const EngineConfig& least) {
   return out;
 }
 
+// `least` with only the option kinds in `keep` (option_kinds' names) set; threads stay.
+EngineConfig with_kinds(const EngineConfig& least, const std::set<std::string>& keep) {
+  EngineConfig c = least;
+  Opts& o = c.opts.fixed;
+  bool upcast_unroll = o.unroll > 1 && o.unroll_in_order;
+  if (!keep.count("upcast")) o.upcast.clear();
+  if (o.unroll > 1 && !keep.count(upcast_unroll ? "upcast" : "unroll"))
+    o.unroll = 1, o.unroll_in_order = false;
+  if (!keep.count("tile")) o.tile.clear();
+  if (!keep.count("thread")) o.thread.reset();
+  if (!keep.count("block")) o.block = 1;
+  return c;
+}
+
+// Programs of odd and uneven shapes, elementwise and reduced, on which an option's bug shows
+// without the other options a program needed to show it (a thread split that drops the last
+// iterations, shown in one program only once a tile made its range odd).
+const std::vector<Program>& option_probes() {
+  static const std::vector<Program> probes = [] {
+    std::vector<Program> out;
+    for (const char* shape : {"3", "5", "7", "9", "13", "3 5", "5 7", "7 3", "9 11"}) {
+      std::string head = std::string("%x = buffer 99 dtype=i32\n%s = shrink %x 0 shape=[") +
+                         std::to_string([&] {
+                           int64_t n = 1;
+                           std::istringstream in(shape);
+                           for (int64_t d; in >> d;) n *= d;
+                           return n;
+                         }()) +
+                         "]\n%m = reshape %s shape=[" + shape + "]\n";
+      out.push_back(parse_program(head + "%v = add %m 1\n", "probe.uir"));
+      out.push_back(parse_program(head + "%v = reduce %m op=add pop=1\n", "probe.uir"));
+    }
+    return out;
+  }();
+  return probes;
+}
+
+std::string fewest_option_kinds(const EngineConfig& least, const FailsWith& fails) {
+  std::string all = option_kinds(least);
+  std::vector<std::string> kinds;
+  for (size_t at = 0; at < all.size();) {
+    size_t end = std::min(all.find('+', at), all.size());
+    if (std::string k = all.substr(at, end - at); k != "threads" && k != "auto") kinds.push_back(k);
+    at = end + 1;
+  }
+  if (kinds.size() < 2) return all;
+  size_t n = kinds.size();
+  for (size_t size = 1; size < n; ++size)
+    for (uint32_t mask = 1; mask < (1u << n); ++mask) {
+      if (static_cast<size_t>(__builtin_popcount(mask)) != size) continue;
+      std::set<std::string> keep;
+      for (size_t k = 0; k < n; ++k)
+        if (mask & (1u << k)) keep.insert(kinds[k]);
+      EngineConfig c = with_kinds(least, keep);
+      for (const Program& probe : option_probes())
+        if (fails(probe, c) && !fails(probe, {})) return option_kinds(c);
+    }
+  return all;
+}
+
 // The renderer decision a compiled-engine failure comes from, if it goes away once that
 // decision is set aside (RenderOptions::by_helper): one name per decision the renderer makes,
 // so idiv and mod share one, as do max and min.
@@ -966,14 +1026,17 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
     return reduce_config(q, f.config, [&](const EngineConfig& c) { return fails_under(c)(q); });
   };
   EngineConfig least = least_for(p);
-  std::string kinds = option_kinds(least);
+  FailsWith fails_with = [&](const Program& q, const EngineConfig& c) { return fails_under(c)(q); };
+  std::string kinds = fewest_option_kinds(least, fails_with);
   // A black box may go wrong only on some values (a NaN, a -0): a node is also tried alone on
   // the values its sources had in the failing program.
   if (!kinds.empty()) {
     // The options are those the op where the failure shows needs computed alone: what else the
     // program holds (a thread loop that gives a reduce a kernel of its own) is not the bug.
     Test plain = fails_under({});
-    KindsOf kinds_of = [&](const Program& alone) { return option_kinds(least_for(alone)); };
+    KindsOf kinds_of = [&](const Program& alone) {
+      return fewest_option_kinds(least_for(alone), fails_with);
+    };
     std::optional<Located> at = localize(p, fails_under(f.config), &plain, &kinds_of, true);
     if (at && at->fails_plain) return prefix + op_family(at->op);
     return prefix + (at && !at->kinds.empty() ? at->kinds : kinds);
@@ -1073,10 +1136,13 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
   // what a probe would show (a table=N that turns the probes' literal stacks into tables, whose
   // flat index puts a stray index back in range).
   if (family != "roundtrip") {
-    KindsOf kinds_of = [&](const Program& q) {
-      return option_kinds(least_config(family, q, backend, config));
+    FailsWith fails_with = [&](const Program& q, const EngineConfig& c) {
+      return failure_in_family(family, q, backend, c).has_value();
     };
-    std::string kinds = option_kinds(least);
+    KindsOf kinds_of = [&](const Program& q) {
+      return fewest_option_kinds(least_config(family, q, backend, config), fails_with);
+    };
+    std::string kinds = fewest_option_kinds(least, fails_with);
     if (!kinds.empty()) {
       std::optional<Located> at = culprit(family, p, backend, config, true, &kinds_of);
       if (at && at->fails_plain) return family + "-" + std::string(op_name(at->op));

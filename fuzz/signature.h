@@ -44,6 +44,7 @@
 // ops of the outputs involved.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,16 @@ std::string target_kind(const Failure& f);
 // The oracle and the ops of the output a failure names ("%x: ..."), or of every output:
 // "crash-pad-reduce", the name of a failure nothing localizes.
 std::string by_outputs(const Failure& f, const Program& p);
+
+// Whether a program fails under engine settings.
+using FailsWith = std::function<bool(const Program&, const EngineConfig&)>;
+
+// The kernel option kinds a failure needs, from the least settings it fails under
+// ("upcast+thread+threads"), fewest first: a failure that needs several kinds in one program
+// (a tile that leaves a thread range odd) may be one kind's bug, which probe programs of odd
+// and uneven shapes show under that kind alone ("thread+threads"). A smaller set is taken only
+// when some probe fails under it and not without options.
+std::string fewest_option_kinds(const EngineConfig& least, const FailsWith& fails);
 
 // The ops a signature names: "engines-reduce" names reduce, "engines-upcast" names none.
 std::vector<Op> signature_ops(const std::string& signature);

@@ -785,6 +785,26 @@ TEST(TargetSignature, AnEngineThatFoldsLiteralsHasNoNarrowedInterval) {
 // The engine is asked for the campaign's settings in its environment; a failure that needs
 // them is named by the options' kinds when no node fails alone without them, and by the op
 // when one does.
+// A bug of the thread split alone (it drops an odd range's last iteration) needs a tile too
+// in a program whose thread range the tile made odd; probes of odd shapes show it under the
+// thread option alone, so it is named by that, as in every other program.
+TEST(OptionKinds, AreTheFewestThatAProbeFailsUnder) {
+  FailsWith odd_split = [](const Program& p, const EngineConfig& c) {
+    int64_t n = p.statements.back().node->numel();
+    return c.opts.fixed.thread && c.threads > 1 && n % 2 == 1;
+  };
+  EngineConfig least{parse_opts_choice("tile=0:2 thread=0", "t"), 2};
+  EXPECT_EQ(fewest_option_kinds(least, odd_split), "thread+threads");
+  // a bug that needs both kinds in every program keeps both
+  FailsWith both = [](const Program&, const EngineConfig& c) {
+    return c.opts.fixed.thread && !c.opts.fixed.tile.empty();
+  };
+  EXPECT_EQ(fewest_option_kinds(least, both), "tile+thread+threads");
+  // a probe that fails without options too shows no option's bug
+  FailsWith always = [](const Program&, const EngineConfig&) { return true; };
+  EXPECT_EQ(fewest_option_kinds(least, always), "tile+thread+threads");
+}
+
 TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
   struct Case {
     const char* plant;
