@@ -161,7 +161,7 @@ MUTANTS = [
      "a constant table's index is clamped one short of its last element"),
     ("linearize_loop_deps", "compiler/linearize.cpp", "if (!dep || *dep == *mine) continue;",
      "if (!dep || *dep == *mine || items[*dep].loop) continue;",
-     "a node that reads a loop's result is not ordered after the loop"),
+     "equivalent: the ready queue orders by first position, which puts the loop first"),
     ("fold_bool_low_bit", "ir/eval_scalar.cpp", ": x.as_i32() != 0);", ": (x.as_i32() & 1) != 0);",
      "constant folding casts an i32 to bool by its lowest bit"),
 ]
