@@ -135,7 +135,8 @@ void write_all(int fd, const std::string& s) {
 // The signature of a worker's crash or timeout, named in a child process: naming runs the
 // program's checks, which may kill or hang the process that runs them as they did the worker
 // (an interpreter that indexes out of range), and the driver must outlive that. By the
-// outputs' ops when the child dies or takes longer than `limit_s`.
+// outputs' ops when the child dies, takes longer than `limit_s`, or the campaign is stopped
+// (Ctrl-C) meanwhile.
 std::string signature_in_child(const Failure& f, Backend& backend, double limit_s) {
   Program p;
   try {
@@ -159,7 +160,7 @@ std::string signature_in_child(const Failure& f, Backend& backend, double limit_
     ::close(fds[1]);
     int64_t deadline = now_ms() + static_cast<int64_t>(limit_s * 1000);
     char buf[4096];
-    for (pollfd out{fds[0], POLLIN, 0}; now_ms() < deadline;) {
+    for (pollfd out{fds[0], POLLIN, 0}; now_ms() < deadline && !g_stop_signal;) {
       if (::poll(&out, 1, static_cast<int>(std::max<int64_t>(1, deadline - now_ms()))) <= 0)
         continue;
       ssize_t n = ::read(fds[0], buf, sizeof buf);
