@@ -5,12 +5,14 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -132,11 +134,54 @@ void write_all(int fd, const std::string& s) {
   }
 }
 
+// What a child process made of some work: its output, and whether it ended by itself (exited,
+// or died of a signal: `status`) rather than being killed past its time limit or because the
+// campaign was stopped (Ctrl-C).
+struct ChildRun {
+  std::string output;
+  bool ended = false;
+  int status = 0;
+};
+
+// `work` run in a forked child, which writes what it made to the file descriptor it is given:
+// checks that may kill or hang the process that runs them (a compiler that crashes, an interpreter
+// that indexes out of range) leave the caller standing.
+ChildRun in_child(const std::function<void(int fd)>& work, double limit_s) {
+  int fds[2];
+  std::fflush(nullptr);
+  pid_t pid = ::pipe(fds) == 0 ? ::fork() : -1;
+  if (pid == 0) {
+    ::close(fds[0]);
+    try {
+      work(fds[1]);
+    } catch (const std::exception&) {
+    }
+    ::_exit(0);
+  }
+  ChildRun run;
+  if (pid < 0) return run;
+  ::close(fds[1]);
+  int64_t deadline = now_ms() + static_cast<int64_t>(limit_s * 1000);
+  char buf[4096];
+  for (pollfd out{fds[0], POLLIN, 0}; now_ms() < deadline && !g_stop_signal;) {
+    if (::poll(&out, 1, static_cast<int>(std::max<int64_t>(1, deadline - now_ms()))) <= 0) continue;
+    ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n <= 0) {
+      run.ended = true;
+      break;
+    }
+    run.output.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  if (!run.ended) ::kill(pid, SIGKILL);
+  ::waitpid(pid, &run.status, 0);
+  return run;
+}
+
 // The signature of a worker's crash or timeout, named in a child process: naming runs the
-// program's checks, which may kill or hang the process that runs them as they did the worker
-// (an interpreter that indexes out of range), and the driver must outlive that. By the
-// outputs' ops when the child dies, takes longer than `limit_s`, or the campaign is stopped
-// (Ctrl-C) meanwhile.
+// program's checks, which may kill or hang the process that runs them as they did the worker,
+// and the driver must outlive that. By the outputs' ops when the child dies, takes longer than
+// `limit_s`, or the campaign is stopped meanwhile.
 std::string signature_in_child(const Failure& f, Backend& backend, double limit_s) {
   Program p;
   try {
@@ -144,34 +189,9 @@ std::string signature_in_child(const Failure& f, Backend& backend, double limit_
   } catch (const UserError&) {
     return f.oracle;
   }
-  int fds[2];
-  std::fflush(nullptr);
-  pid_t pid = ::pipe(fds) == 0 ? ::fork() : -1;
-  if (pid == 0) {
-    ::close(fds[0]);
-    try {
-      write_all(fds[1], failure_signature(f, p, backend, f.config));
-    } catch (const std::exception&) {
-    }
-    ::_exit(0);
-  }
-  std::string named;
-  if (pid > 0) {
-    ::close(fds[1]);
-    int64_t deadline = now_ms() + static_cast<int64_t>(limit_s * 1000);
-    char buf[4096];
-    for (pollfd out{fds[0], POLLIN, 0}; now_ms() < deadline && !g_stop_signal;) {
-      if (::poll(&out, 1, static_cast<int>(std::max<int64_t>(1, deadline - now_ms()))) <= 0)
-        continue;
-      ssize_t n = ::read(fds[0], buf, sizeof buf);
-      if (n <= 0) break;
-      named.append(buf, static_cast<size_t>(n));
-    }
-    ::close(fds[0]);
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-  }
+  std::string named =
+      in_child([&](int fd) { write_all(fd, failure_signature(f, p, backend, f.config)); }, limit_s)
+          .output;
   return named.empty() ? by_outputs(f, p) : named;
 }
 
@@ -204,32 +224,58 @@ double shrink_limit(const FuzzArgs& a) {
   return a.shrink_time_limit >= 0 ? a.shrink_time_limit : a.time_limit * kMinimizeBudget;
 }
 
+// The CPU time of the worker and of the children it has waited for (in_child).
+int64_t worker_cpu_ms() {
+  rusage children{};
+  ::getrusage(RUSAGE_CHILDREN, &children);
+  return cpu_ms(CLOCK_PROCESS_CPUTIME_ID) +
+         static_cast<int64_t>(children.ru_utime.tv_sec + children.ru_stime.tv_sec) * 1000 +
+         (children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1000;
+}
+
 // The time a shrink has used, counted as the driver counts a program's (past_time_limit): the
-// worker's CPU time, or ten times as much wall time.
+// worker's CPU time, its shrinking children's included, or ten times as much wall time.
 class ShrinkClock {
  public:
   explicit ShrinkClock(double limit_s)
       : limit_ms_(static_cast<int64_t>(limit_s * 1000)),
-        cpu_ms_(cpu_ms(CLOCK_PROCESS_CPUTIME_ID)),
+        cpu_ms_(worker_cpu_ms()),
         wall_ms_(now_ms()) {}
 
-  bool expired() const {
-    return cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu_ms_ >= limit_ms_ ||
-           now_ms() - wall_ms_ >= 10 * limit_ms_;
+  bool expired() const { return left_s() <= 0; }
+
+  // The time left, in seconds of CPU time.
+  double left_s() const {
+    int64_t used = std::max(worker_cpu_ms() - cpu_ms_, (now_ms() - wall_ms_) / 10);
+    return static_cast<double>(limit_ms_ - used) / 1000;
   }
 
-  // `interesting`, but no candidate is once the time is up: the reducer then ends on what it
-  // reached, which still fails, instead of being killed with it.
-  Interesting bounded(Interesting interesting) const {
-    return [this, interesting](const std::string& text) {
+  // `interesting` (under the engine settings `under`), but no candidate is once the time is up:
+  // the reducer then ends on what it reached, which still fails, instead of being killed with it.
+  Interesting bounded(Interesting interesting, const EngineConfig& under = {}) const {
+    return [this, interesting, under](const std::string& text) {
       cut_ = cut_ || expired();
       if (!cut_ && stalls_) stall();
-      return !cut_ && interesting(text);
+      if (!cut_ && crashes_on(text)) std::raise(SIGSEGV);
+      bool failing = !cut_ && interesting(text);
+      if (failing && still_failing) still_failing(text, under);
+      return failing;
     };
   }
 
   // Whether bounded turned a candidate away for want of time.
   bool cut() const { return cut_; }
+
+  // For a shrink running in a child process (shrunk_apart), how it tells the process that
+  // started it what it is about to try and what still fails (a program to start again from),
+  // and which candidates it passes over.
+  Screen screen;
+  std::function<void(const std::string& text, const EngineConfig& under)> still_failing;
+  std::function<void()> settled;  // the candidates are over; naming the result follows
+
+  void settle() const {
+    if (settled) settled();
+  }
 
   // What a failure's detail says when its shrink was cut short.
   std::string note() const {
@@ -248,8 +294,18 @@ class ShrinkClock {
     for (;;) n = n + 1;
   }
 
+  // A candidate that kills the process judging it, as one a compiler crashes on would.
+  // UOPC_FUZZ_CRASH_SHRINK=M makes one candidate in M, chosen by its text's hash, do this, so
+  // that shrinking past such candidates can be tested.
+  bool crashes_on(const std::string& text) const {
+    return crash_one_in_ > 0 && std::hash<std::string>{}(text) % crash_one_in_ == 0;
+  }
+
   int64_t limit_ms_, cpu_ms_, wall_ms_;
   bool stalls_ = std::getenv("UOPC_FUZZ_STALL_SHRINK") != nullptr;
+  uint64_t crash_one_in_ = std::getenv("UOPC_FUZZ_CRASH_SHRINK")
+                               ? std::strtoull(std::getenv("UOPC_FUZZ_CRASH_SHRINK"), nullptr, 10)
+                               : 0;
   mutable bool cut_ = false;
 };
 
@@ -280,6 +336,26 @@ Record provisionally(Record r, std::string signature) {
   return r;
 }
 
+// A named failure of uopc's own oracles shrunk, then named again on the small program so that
+// the name speaks of ops it has.
+Record shrunk(Record r, const Program& p, Backend& backend, const ShrinkClock& clock) {
+  std::string oracle = r.failure.oracle, signature = r.signature;
+  Minimized small = minimize(
+      p, r.failure.config,
+      [&](const EngineConfig& c) {
+        return clock.bounded(fails_oracle(oracle, backend, signature, c, &p), c);
+      },
+      {}, Probes::Yes, clock.screen);
+  clock.settle();
+  Program q = parse_program(small.reduced.text, "reduced.uir");
+  std::optional<Failure> again =
+      failure_for_signature(oracle_family(oracle), signature, q, backend, small.config);
+  if (!again) return r;
+  Record named{r.seed, {again->oracle, again->detail, small.reduced.text, small.config}, ""};
+  named.signature = failure_signature(named.failure, q, backend, small.config);
+  return named;
+}
+
 // The failure as a worker reports it: shrunk first when asked, and named.
 // A shrink that runs out of `clock` ends on what it reached, which the detail then says.
 Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend, Target* target,
@@ -304,9 +380,13 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     // shrunk in its turn: a file speaks of the ops it has.
     for (int pass = 0; pass < 2; ++pass) {
       if (a.minimize) {
-        Minimized small = minimize(p, r.failure.config, [&](const EngineConfig& c) {
-          return clock.bounded(fails_target(*target, r.failure, c));
-        });
+        Minimized small = minimize(
+            p, r.failure.config,
+            [&](const EngineConfig& c) {
+              return clock.bounded(fails_target(*target, r.failure, c), c);
+            },
+            {}, Probes::No, clock.screen);
+        clock.settle();
         p = parse_program(small.reduced.text, "reduced.uir");
         if (std::optional<Failure> g = check_target(p, *target, nullptr, small.config))
           r.failure = *g;
@@ -326,22 +406,7 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   // An expression (the symbolic oracle's) is not a program to shrink.
   if (!a.minimize || r.failure.oracle == "rejection" || r.failure.oracle == "symbolic") return r;
   named(r);
-  std::string oracle = r.failure.oracle, signature = r.signature;
-  Minimized small = minimize(
-      p, config,
-      [&](const EngineConfig& c) {
-        return clock.bounded(fails_oracle(oracle, backend, signature, c, &p));
-      },
-      {}, Probes::Yes);
-  config = small.config;
-  p = parse_program(small.reduced.text, "reduced.uir");
-  if (std::optional<Failure> again =
-          failure_for_signature(oracle_family(oracle), signature, p, backend, config)) {
-    // Named again on the small program, so the name speaks of ops it has.
-    r.failure = {again->oracle, again->detail, small.reduced.text, config};
-    r.signature = failure_signature(r.failure, p, backend, config);
-  }
-  return r;
+  return shrunk(std::move(r), p, backend, clock);
 }
 
 // make_record, or when naming or shrinking the failure breaks the harness itself (its probes
@@ -371,14 +436,13 @@ Record named_record(uint64_t seed, const Failure& f, const FuzzArgs& a, Backend&
 // target_signature names the op whose kernel kills the process ("crash-SIGFPE-mod"), so that
 // one bug is one signature whichever program met it. As found when `uopc run` does not crash
 // (the crash was in an oracle's own code, say).
-Record shrunk_crash(Record found, const FuzzArgs& a, Backend& backend) {
+Record shrunk_crash(Record found, const FuzzArgs& a, Backend& backend, ShrinkClock& clock) {
   std::unique_ptr<Target> engine = uopc_run_engine(a.backend, a.plant, a.time_limit);
   if (!engine) return found;
   try {
     Program p = parse_program(found.failure.program, "failing.uir");
     std::optional<Failure> f = crash_of(p, *engine, found.failure.config);
     if (!f) return found;
-    ShrinkClock clock(shrink_limit(a));
     Record r = make_record(
         found.seed, *f, a, backend, engine.get(), [](const Record&) {}, clock);
     if (r.signature.rfind("target-SIG", 0) != 0) return found;
@@ -395,18 +459,121 @@ Record shrunk_crash(Record found, const FuzzArgs& a, Backend& backend) {
   }
 }
 
-// `crashed`: a crash of the worker before this one, which this one shrinks first.
+// A message of a shrink running apart to the process that started it: its kind, then a text.
+std::string message(char kind, const std::string& text) {
+  return std::string(1, kind) + std::to_string(text.size()) + "\n" + text;
+}
+
+// What a shrink running apart said before it ended or died.
+struct ApartReport {
+  std::string trying;          // the last candidate it began on, unless it then ended its shrink
+  std::optional<Record> kept;  // the last candidate that still failed, as a failure
+  std::optional<Record> done;
+};
+
+ApartReport read_report(const std::string& out) {
+  ApartReport report;
+  for (size_t at = 0; at < out.size();) {
+    size_t nl = out.find('\n', at);
+    if (nl == std::string::npos) break;
+    size_t n = std::strtoull(out.c_str() + at + 1, nullptr, 10);
+    if (nl + 1 + n > out.size()) break;
+    std::string text = out.substr(nl + 1, n);
+    char kind = out[at];
+    at = nl + 1 + n;
+    if (kind == 'T') report.trying = text;
+    if (kind == 'N') report.trying.clear();
+    if (kind != 'K' && kind != 'D') continue;
+    std::vector<Record> records = decode(text);
+    if (records.size() == 1) (kind == 'K' ? report.kept : report.done) = records[0];
+  }
+  return report;
+}
+
+// A failure's shrink and naming (`shrink`, from the record given, on the clock given).
+using ShrinkStep = std::function<Record(const Record& from, ShrinkClock& clock)>;
+
+// `shrink` run in child processes, for a failure whose shrink killed its worker: a compiler
+// crashing on some candidates (in its type rules or its lowering) kills the child instead. The
+// child says what it begins to try and what it keeps; when it dies on a candidate, the next
+// child starts from the last program kept and passes over that candidate. Ends when a child
+// ends the shrink, dies elsewhere, or has died kMaxDeaths times, or when the shrink's time is up.
+Record shrunk_apart(Record from, const FuzzArgs& a, const ShrinkStep& shrink) {
+  constexpr int kMaxDeaths = 16;
+  ShrinkClock total(shrink_limit(a));
+  std::set<std::string> set_aside;
+  for (;;) {
+    ChildRun run = in_child(
+        [&](int fd) {
+          ShrinkClock clock(total.left_s());
+          clock.screen = [&](const std::string& candidate) {
+            if (set_aside.count(candidate)) return false;
+            write_all(fd, message('T', candidate));
+            return true;
+          };
+          clock.still_failing = [&](const std::string& text, const EngineConfig& under) {
+            Record kept = from;
+            kept.failure.program = text;
+            kept.failure.config = under;
+            write_all(fd, message('K', encode(kept)));
+          };
+          clock.settled = [&] { write_all(fd, message('N', "")); };
+          write_all(fd, message('D', encode(shrink(from, clock))));
+        },
+        total.left_s() + 2 * a.time_limit);
+    ApartReport report = read_report(run.output);
+    std::string passed = " (" + std::to_string(set_aside.size()) +
+                         " candidates that killed the shrink's process passed over)";
+    if (report.done) {
+      if (!set_aside.empty()) report.done->failure.detail += passed;
+      return *report.done;
+    }
+    if (report.kept) from = *report.kept;
+    if (report.trying.empty() || set_aside.count(report.trying) ||
+        static_cast<int>(set_aside.size()) >= kMaxDeaths || total.expired() || g_stop_signal) {
+      from.failure.detail += " (shrunk in child processes until one died" +
+                             std::string(run.ended ? "" : " or ran out of time") +
+                             " outside a candidate, or too often: this is what they reached)";
+      return from;
+    }
+    set_aside.insert(report.trying);
+  }
+}
+
+// What a worker takes over from the one before it, which died: a program that killed it, to
+// shrink and name through `uopc run` (shrunk_crash), or a failure whose shrink killed it, to
+// shrink again in child processes (shrunk_apart).
+struct Leftover {
+  enum class Kind { Crash, Shrink } kind;
+  Record record;
+  bool apart = false;
+};
+
+// The leftover shrunk and named.
+Record finished(const Leftover& left, const FuzzArgs& a, Backend& backend) {
+  ShrinkStep shrink = [&](const Record& from, ShrinkClock& clock) {
+    if (left.kind == Leftover::Kind::Crash) return shrunk_crash(from, a, backend, clock);
+    Record r = shrunk(from, parse_program(from.failure.program, "failing.uir"), backend, clock);
+    if (clock.cut()) r.failure.detail += clock.note();
+    return r;
+  };
+  if (left.apart) return shrunk_apart(left.record, a, shrink);
+  ShrinkClock clock(shrink_limit(a));
+  return shrink(left.record, clock);
+}
+
+// `leftover`: what the worker before this one left when it died, which this one finishes first.
 void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int fd,
-            int64_t deadline_ms, const std::optional<Record>& crashed) {
+            int64_t deadline_ms, const std::optional<Leftover>& leftover) {
   std::unique_ptr<Backend> backend = make_backend(a.backend);
   std::unique_ptr<Target> target;  // an external engine, started by this worker
   if (!a.target.empty()) target = make_target(a);
   GenOptions gen = gen_options(a);
-  if (crashed) {
+  if (leftover) {
     shared->minimizing[j] = true;
     shared->started_cpu_ms[j] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
     shared->started_ms[j] = now_ms();
-    Record r = shrunk_crash(*crashed, a, *backend);
+    Record r = finished(*leftover, a, *backend);
     shared->started_ms[j] = 0;
     shared->minimizing[j] = false;
     write_all(fd, encode(r));
@@ -555,10 +722,11 @@ class Driver {
     int fd = -1;
     std::string buffer;
     std::optional<Record> unshrunk;  // the failure it is shrinking, named
+    bool apart = false;              // shrinking it with candidates in child processes
   };
 
-  // `crashed`: a crash for the worker to shrink first; `go_on`: whether it then checks programs.
-  void spawn(int j, uint64_t first_seed, const std::optional<Record>& crashed = std::nullopt,
+  // `leftover`: what the worker finishes first; `go_on`: whether it then checks programs.
+  void spawn(int j, uint64_t first_seed, const std::optional<Leftover>& leftover = std::nullopt,
              bool go_on = true) {
     int pipefd[2];
     if (::pipe(pipefd) != 0) throw std::runtime_error("fuzz: cannot create a pipe");
@@ -569,14 +737,14 @@ class Driver {
       ::signal(SIGINT, SIG_IGN);
       ::signal(SIGTERM, SIG_DFL);
       ::close(pipefd[0]);
-      worker(j, first_seed, a_, shared_, pipefd[1], go_on ? deadline_ : 0, crashed);
+      worker(j, first_seed, a_, shared_, pipefd[1], go_on ? deadline_ : 0, leftover);
       ::close(pipefd[1]);
       std::fflush(nullptr);
       ::_exit(0);
     }
     ::close(pipefd[1]);
     ::fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-    workers_[static_cast<size_t>(j)] = {pid, pipefd[0], "", std::nullopt};
+    workers_[static_cast<size_t>(j)] = {pid, pipefd[0], "", std::nullopt, false};
   }
 
   // Asked to stop: what the workers sent so far is kept, then they are ended (not counted as
@@ -678,18 +846,28 @@ class Driver {
                                            : "exit " + std::to_string(WEXITSTATUS(status))) +
                       ")";
     bool found = shrinking && w.unshrunk.has_value();
-    if (found) {
-      // The failure was found and named; shrinking it (on candidates of its own, not on this
-      // program) went wrong: the failure stands as found. A shrink that ran out of time is no
-      // failure of its own; a worker that died on a candidate is, below.
-      Record r = std::move(*w.unshrunk);
-      r.failure.detail += " (not shrunk: the worker " + what + " shrinking it)";
-      add(std::move(r));
-    }
     bool go_on = (a_.keep_going || !a_.corpus.empty()) && now_ms() < deadline_;
     uint64_t next = seed + static_cast<uint64_t>(a_.jobs);
-    w.unshrunk.reset();
-    if (found && overdue) {
+    if (found) {
+      // The failure was found and named; shrinking it (on candidates of its own, not on this
+      // program) went wrong. A worker that died on a candidate (a compiler crashing on it) leaves
+      // it to the next worker, which shrinks it again with every candidate in a child process
+      // (shrunk_apart); otherwise, and if that dies too, the failure stands as found. The
+      // program itself did not kill its worker, so it is no crash.
+      Record r = std::move(*w.unshrunk);
+      w.unshrunk.reset();
+      // An external engine's failure is shrunk through the worker's own engine, which a child
+      // process cannot share.
+      bool crash = r.failure.oracle == "crash";
+      if (!overdue && !w.apart && !g_stop_signal && (crash || !by_target(r.failure.oracle))) {
+        Leftover::Kind kind = crash ? Leftover::Kind::Crash : Leftover::Kind::Shrink;
+        spawn(j, next, Leftover{kind, r, true}, go_on);
+        workers_[static_cast<size_t>(j)].unshrunk = std::move(r);
+        workers_[static_cast<size_t>(j)].apart = true;
+        return;
+      }
+      r.failure.detail += " (not shrunk: the worker " + what + " shrinking it)";
+      add(std::move(r));
       if (go_on) spawn(j, next);
       return;
     }
@@ -698,10 +876,11 @@ class Driver {
                   (shrinking ? " shrinking a failure of this program" : " checking this program"),
               program_of(seed, a_), config_of(seed, a_)};
     Record r{seed, f, signature_in_child(f, *tcc_, limit_s(j))};
-    // A program that kills its worker is shrunk by the next worker (shrunk_crash), which
-    // reports it; until then, and if that goes wrong, it is kept as found.
-    if (a_.minimize && !overdue && !shrinking && WIFSIGNALED(status) && !g_stop_signal) {
-      spawn(j, next, r, go_on);
+    // A program that kills its worker, checking it or naming its failure (which compiles it in
+    // other ways), is shrunk by the next worker (shrunk_crash), which reports it; until then,
+    // and if that goes wrong, it is kept as found.
+    if (a_.minimize && !overdue && WIFSIGNALED(status) && !g_stop_signal) {
+      spawn(j, next, Leftover{Leftover::Kind::Crash, r}, go_on);
       workers_[static_cast<size_t>(j)].unshrunk = std::move(r);
       return;
     }

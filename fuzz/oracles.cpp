@@ -710,8 +710,10 @@ std::optional<Failure> check_target(const Program& p, Target& target, bool* skip
   Judge judge(p, target.comparison());
   std::string difference = target_difference(judge, interpret(p, {}), answer, target.time_limit());
   // An engine that folds as asked (a tree) is as right as one that ignores the request and
-  // folds in order.
-  if (!difference.empty() && folds_as_tree(config)) {
+  // folds in order. Only values can be; an engine that died is not compiled here as well, where
+  // the same bug (uopc's own, through `uopc run`) would kill this process too.
+  bool answered = answer.kind == TargetAnswer::Kind::Exited;
+  if (!difference.empty() && answered && folds_as_tree(config)) {
     InterpResult tree = interpret(p, matching(compile_program(p, {}, config.opts)));
     if (target_difference(judge, tree, answer, target.time_limit()).empty()) difference.clear();
   }

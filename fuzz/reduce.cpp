@@ -274,8 +274,12 @@ class Reducer {
  public:
   // `expanded`: start is a program with a composite expanded (accept_composite).
   Reducer(const Interesting& interesting, const ReduceProgress& progress, Probes probes,
-          bool expanded = false)
-      : interesting_(interesting), progress_(progress), probes_(probes), expanded_(expanded) {}
+          const Screen& screen, bool expanded = false)
+      : interesting_(interesting),
+        progress_(progress),
+        probes_(probes),
+        screen_(screen),
+        expanded_(expanded) {}
 
   Reduced run(const Program& start) {
     best_ = print_program(start);
@@ -298,7 +302,7 @@ class Reducer {
       if (!accept_first([this](const Program&) { return fewer_probes(); })) break;
     }
     std::string plain = plain_names(best_);
-    if (plain != best_ && (++tried_, interesting_(plain))) best_ = plain;
+    if (plain != best_ && admitted(plain) && (++tried_, interesting_(plain))) best_ = plain;
     return {best_, count_statements(best_), tried_, true};
   }
 
@@ -424,9 +428,11 @@ class Reducer {
       UOpRef form = n->op == Op::Pad ? composite_pad(n->src[0], n->arg, n->value)
                                      : composite_flip(n->src[0], n->arg);
       Program expanded = replace_node(*p, n, form);
+      std::string text = print_program(expanded);
+      if (!admitted(text)) continue;
       ++tried_;
-      if (!interesting_(print_program(expanded))) continue;
-      Reduced r = Reducer(interesting_, {}, probes_, true).run(expanded);
+      if (!interesting_(text)) continue;
+      Reduced r = Reducer(interesting_, {}, probes_, screen_, true).run(expanded);
       tried_ += r.candidates_tried;
       if (r.statements > count_statements(best_) + kCompositeCost) continue;
       best_ = r.text;
@@ -444,6 +450,7 @@ class Reducer {
     std::optional<Program> p = reparse(best_);
     if (!p) return false;
     for (const std::string& candidate : make(*p)) {
+      if (!admitted(candidate)) continue;
       std::optional<Size> size = measure(candidate);
       if (!size || *size >= best_size_) continue;
       ++tried_;
@@ -457,8 +464,11 @@ class Reducer {
   }
 
   const Interesting& interesting_;
+  bool admitted(const std::string& candidate) const { return !screen_ || screen_(candidate); }
+
   const ReduceProgress& progress_;
   Probes probes_;
+  const Screen& screen_;
   bool expanded_;
   std::string best_;
   Size best_size_;
@@ -609,8 +619,8 @@ UOpRef as_literals(const UOp* n, int64_t max_elements) {
 }
 
 Reduced reduce_program(const Program& p, const Interesting& interesting,
-                       const ReduceProgress& progress, Probes probes) {
-  return Reducer(interesting, progress, probes).run(p);
+                       const ReduceProgress& progress, Probes probes, const Screen& screen) {
+  return Reducer(interesting, progress, probes, screen).run(p);
 }
 
 namespace {
@@ -696,20 +706,22 @@ EngineConfig reduce_config(const Program& p, const EngineConfig& config, const F
 
 Minimized minimize(const Program& p, const EngineConfig& config,
                    const InterestingUnder& interesting, const ReduceProgress& progress,
-                   Probes probes) {
+                   Probes probes, const Screen& screen) {
   // The settings first, on the whole program: its varied values show a failure under fewer
   // options than the few values a small program keeps (a dropped element that should be zero
   // reads as the zero the output started with).
   auto settings_for = [&](const std::string& text, const EngineConfig& from) {
     Program q = parse_program(text, "reduced.uir");
-    return reduce_config(q, from, [&](const EngineConfig& t) { return interesting(t)(text); });
+    return reduce_config(q, from, [&](const EngineConfig& t) {
+      return (!screen || screen(text + "\n# under " + t.flags())) && interesting(t)(text);
+    });
   };
   EngineConfig c = settings_for(print_program(p), config);
-  Reduced r = reduce_program(p, interesting(c), progress, probes);
+  Reduced r = reduce_program(p, interesting(c), progress, probes, screen);
   EngineConfig smaller = settings_for(r.text, c);
   if (smaller.flags() == c.flags()) return {r, c};
-  Reduced again =
-      reduce_program(parse_program(r.text, "reduced.uir"), interesting(smaller), progress, probes);
+  Reduced again = reduce_program(parse_program(r.text, "reduced.uir"), interesting(smaller),
+                                 progress, probes, screen);
   again.candidates_tried += r.candidates_tried;
   return {again, smaller};
 }

@@ -85,8 +85,15 @@ using ReduceProgress = std::function<void(const Reduced& so_far)>;
 // program but the cause the signature names (an engine with two bugs fails a probe of either).
 enum class Probes { No, Yes };
 
+// Called with each candidate before the reducer parses or judges it (its text; for other engine
+// settings, its text and the settings' flags): false sets it aside. A shrink in a child process
+// reports through it what it is about to try, and passes over a candidate that killed the
+// process before (a compiler crashing on it, in the type rules or in the lowering).
+using Screen = std::function<bool(const std::string& candidate)>;
+
 Reduced reduce_program(const Program& p, const Interesting& interesting,
-                       const ReduceProgress& progress = {}, Probes probes = Probes::No);
+                       const ReduceProgress& progress = {}, Probes probes = Probes::No,
+                       const Screen& screen = {});
 
 // Whether a program still fails under the given engine settings.
 using FailsUnder = std::function<bool(const EngineConfig& config)>;
@@ -110,7 +117,7 @@ using InterestingUnder = std::function<Interesting(const EngineConfig& config)>;
 // the smaller settings when they changed.
 Minimized minimize(const Program& p, const EngineConfig& config,
                    const InterestingUnder& interesting, const ReduceProgress& progress = {},
-                   Probes probes = Probes::No);
+                   Probes probes = Probes::No, const Screen& screen = {});
 
 // Delta debugging on lines, for texts that are not well typed (the rejection oracle): drops
 // lines while the text stays interesting.

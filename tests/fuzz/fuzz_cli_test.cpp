@@ -245,6 +245,31 @@ TEST(FuzzCli, AWorkerThatHangsShrinkingIsKilledAndTheFailureKept) {
   EXPECT_EQ(count_statements(text), count_statements(found.out)) << text << found.out;
 }
 
+// A compiler that crashes on some of a shrink's candidates (in its type rules, say) kills the
+// process shrinking; the shrink goes on in child processes, passing over each candidate that
+// killed one, and reaches a small program that still fails.
+TEST(FuzzCli, AShrinkPassesOverCandidatesThatKillIt) {
+  std::string dir = ::testing::TempDir() + "/shrink-crashes";
+  std::filesystem::remove_all(dir);
+  auto c = testing::run_shell("UOPC_FUZZ_CRASH_SHRINK=5 " + std::string(UOPC_BINARY_PATH) +
+                              " fuzz --plant reshape_column_major --seconds 60 --seed 1 "
+                              "--minimize --time-limit 0.5 --shrink-time-limit 5 --out-dir " +
+                              dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("1 disagreement"), std::string::npos) << c.out;
+  std::string path = dir + "/failure-engines-reshape.uir";
+  ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
+  std::string text = testing::read_file(path);
+  EXPECT_NE(text.find("candidates that killed the shrink's process passed over)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("not shrunk"), std::string::npos) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
+  auto found = run_uopc("fuzz --replay 1 --plant reshape_column_major");
+  EXPECT_LE(count_statements(text), 4) << text;
+  EXPECT_LT(count_statements(text), count_statements(found.out)) << text << found.out;
+}
+
 // A bug that lets ill-typed programs through is named by the type rules the parser does not
 // check, not by the ops of whatever program happened to show it, nor by the one rule each program
 // happens to break: a checker that skips several rules is one signature, one file.
