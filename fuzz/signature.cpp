@@ -373,6 +373,14 @@ std::optional<Op> misinterpreted_op(const Program& p, const InterpOptions& data)
   return std::nullopt;
 }
 
+// misinterpreted_op on the default data, then on scrambled data (the data that shows more
+// failures).
+std::optional<Op> misfolded_op(const Program& p) {
+  if (std::optional<Op> op = misinterpreted_op(p, {})) return op;
+  std::optional<InterpOptions> scrambled = scrambled_options(p);
+  return scrambled ? misinterpreted_op(p, *scrambled) : std::nullopt;
+}
+
 // The bounds oracle's failure `f` of p as a signature (bounds_signature). A value outside its
 // interval that the interpreter computed wrong is the interpreter's failure (the engines
 // oracle's), not the interval's: "engines-cast". A reduce's interval folds its op's interval
@@ -1178,6 +1186,12 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
   // leave is the cause of whatever trusted it.
   if (own_engine && !p.statements.empty())
     if (std::optional<std::string> cause = interval_cause(p)) return *cause;
+  // An op the interpreter and the constant folder (eval_scalar) compute differently on the
+  // program's own values is the op's semantics, wrong in one of them: every rule, option and op
+  // that passed the folded value on would otherwise name it ("symbolic-fold_constants",
+  // "engines-upcast", "symbolic-combine_terms" for one wrong cast).
+  if (family == "engines" && !p.statements.empty())
+    if (std::optional<Op> op = misfolded_op(p)) return "engines-" + std::string(op_name(*op));
   bool localized = family == "engines" || family == "ub";
   EngineConfig least = localized ? least_config(family, p, backend, config) : config;
   if (localized) {

@@ -1,5 +1,6 @@
 #include "ir/eval_scalar.h"
 
+#include "ir/plant.h"
 #include "ir/semantics.h"
 
 namespace uopc {
@@ -71,6 +72,8 @@ Scalar cast(const Scalar& x, DType to) {
   if (x.dtype == to) return x;
   switch (to) {
     case DType::Bool:
+      if (planted(Plant::FoldCastLowBit) && x.dtype == DType::I32)
+        return put((x.as_i32() & 1) != 0);
       return put(x.dtype == DType::F32 ? sem::f32_to_bool(x.as_f32()) : x.as_i32() != 0);
     case DType::I32:
       return put(x.dtype == DType::F32 ? sem::f32_to_i32(x.as_f32()) : int32_t{x.as_bool()});

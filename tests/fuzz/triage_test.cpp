@@ -938,6 +938,20 @@ TEST_F(Planted, AReduceWhoseFoldOpIsWrongIsTheOps) {
   });
 }
 
+// A constant folder that casts wrong is the cast's semantics wherever the folded value went:
+// folded in the program itself, in an index an upcast made constant, or after other rules made
+// the cast's operand a literal. These were "symbolic-fold_constants", "engines-upcast" and
+// "symbolic-combine_terms", three files for one bug.
+TEST_F(Planted, AWrongFoldIsTheOpsSemanticsWhereverItShows) {
+  expect_signature_under(Plant::FoldCastLowBit,
+                         {{"%v = cast 2 dtype=bool\n", "none"},
+                          {"%t = stack -2 0\n%v = cast %t dtype=bool\n", "upcast=0:2"},
+                          {"%t = stack 0 2147483647\n%m = mul %t 0\n%x = xor 134 %m\n"
+                           "%v = cast %x dtype=bool\n",
+                           "none"}},
+                         "engines-cast");
+}
+
 // A wrong interval rule is named by the op whose interval it is, "bounds-max" as the bounds
 // oracle names it, wherever something trusted it: rules that rewrote a pad's clamp away (no
 // kernel computes the max), an index whose offset only scrambled data takes past the wrong
