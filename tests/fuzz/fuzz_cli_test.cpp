@@ -222,52 +222,57 @@ TEST(FuzzCli, AShrinkPastItsTimeLimitKeepsWhatItReached) {
   EXPECT_EQ(small_text.find("--shrink-time-limit"), std::string::npos) << small_text;
 }
 
+// The reproducer a campaign under reshape_column_major (seed 1, one disagreement) writes when
+// its shrink meets the trouble `hook` (an environment setting) makes, after checking that the
+// campaign reached its summary; with the statements of the program as found.
+struct HookedShrink {
+  std::string text;
+  int found_statements = 0;
+};
+
+HookedShrink shrink_with_hook(const std::string& hook, const std::string& name,
+                              const std::string& shrink_limit) {
+  std::string dir = ::testing::TempDir() + "/" + name;
+  std::filesystem::remove_all(dir);
+  auto c = testing::run_shell(hook + " " + std::string(UOPC_BINARY_PATH) +
+                              " fuzz --plant reshape_column_major --seconds 60 --seed 1 "
+                              "--minimize --time-limit 0.5 --shrink-time-limit " +
+                              shrink_limit + " --out-dir " + dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("1 disagreement"), std::string::npos) << c.out;
+  std::string path = dir + "/failure-engines-reshape.uir";
+  EXPECT_TRUE(std::filesystem::exists(path)) << c.out;
+  if (!std::filesystem::exists(path)) return {};
+  auto found = run_uopc("fuzz --replay 1 --plant reshape_column_major");
+  return {testing::read_file(path), count_statements(found.out)};
+}
+
 // A shrink whose candidate never ends (a kernel that loops forever) cannot end itself: the
 // driver kills its worker two time limits past the shrink's, keeps the failure as found with
 // what happened, and the campaign goes on to its summary.
 TEST(FuzzCli, AWorkerThatHangsShrinkingIsKilledAndTheFailureKept) {
-  std::string dir = ::testing::TempDir() + "/shrink-hangs";
-  std::filesystem::remove_all(dir);
-  auto c = testing::run_shell("UOPC_FUZZ_STALL_SHRINK=1 " + std::string(UOPC_BINARY_PATH) +
-                              " fuzz --plant reshape_column_major --seconds 60 --seed 1 "
-                              "--minimize --time-limit 0.5 --shrink-time-limit 1 --out-dir " +
-                              dir);
-  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
-  EXPECT_NE(c.out.find("1 disagreement"), std::string::npos) << c.out;
-  std::string path = dir + "/failure-engines-reshape.uir";
-  ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
-  std::string text = testing::read_file(path);
-  EXPECT_NE(text.find("(not shrunk: the worker ran past the 2 s time limit shrinking it)"),
+  HookedShrink r = shrink_with_hook("UOPC_FUZZ_STALL_SHRINK=1", "shrink-hangs", "1");
+  ASSERT_FALSE(r.text.empty());
+  EXPECT_NE(r.text.find("(not shrunk: the worker ran past the 2 s time limit shrinking it)"),
             std::string::npos)
-      << text;
-  EXPECT_EQ(replay_exit_code(text), 1) << text;
-  auto found = run_uopc("fuzz --replay 1 --plant reshape_column_major");
-  EXPECT_EQ(count_statements(text), count_statements(found.out)) << text << found.out;
+      << r.text;
+  EXPECT_EQ(replay_exit_code(r.text), 1) << r.text;
+  EXPECT_EQ(count_statements(r.text), r.found_statements) << r.text;
 }
 
 // A compiler that crashes on some of a shrink's candidates (in its type rules, say) kills the
 // process shrinking; the shrink goes on in child processes, passing over each candidate that
 // killed one, and reaches a small program that still fails.
 TEST(FuzzCli, AShrinkPassesOverCandidatesThatKillIt) {
-  std::string dir = ::testing::TempDir() + "/shrink-crashes";
-  std::filesystem::remove_all(dir);
-  auto c = testing::run_shell("UOPC_FUZZ_CRASH_SHRINK=5 " + std::string(UOPC_BINARY_PATH) +
-                              " fuzz --plant reshape_column_major --seconds 60 --seed 1 "
-                              "--minimize --time-limit 0.5 --shrink-time-limit 5 --out-dir " +
-                              dir);
-  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
-  EXPECT_NE(c.out.find("1 disagreement"), std::string::npos) << c.out;
-  std::string path = dir + "/failure-engines-reshape.uir";
-  ASSERT_TRUE(std::filesystem::exists(path)) << c.out;
-  std::string text = testing::read_file(path);
-  EXPECT_NE(text.find("candidates that killed the shrink's process passed over)"),
+  HookedShrink r = shrink_with_hook("UOPC_FUZZ_CRASH_SHRINK=5", "shrink-crashes", "5");
+  ASSERT_FALSE(r.text.empty());
+  EXPECT_NE(r.text.find("candidates that killed the shrink's process passed over)"),
             std::string::npos)
-      << text;
-  EXPECT_EQ(text.find("not shrunk"), std::string::npos) << text;
-  EXPECT_EQ(replay_exit_code(text), 1) << text;
-  auto found = run_uopc("fuzz --replay 1 --plant reshape_column_major");
-  EXPECT_LE(count_statements(text), 4) << text;
-  EXPECT_LT(count_statements(text), count_statements(found.out)) << text << found.out;
+      << r.text;
+  EXPECT_EQ(r.text.find("not shrunk"), std::string::npos) << r.text;
+  EXPECT_EQ(replay_exit_code(r.text), 1) << r.text;
+  EXPECT_LE(count_statements(r.text), 4) << r.text;
+  EXPECT_LT(count_statements(r.text), r.found_statements) << r.text;
 }
 
 // A bug that lets ill-typed programs through is named by the type rules the parser does not
