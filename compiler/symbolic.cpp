@@ -447,6 +447,8 @@ std::string expr_str(const UOpRef& n) {
       return "table";
     case Op::Var:
       return "x" + std::to_string(n->arg[0]);
+    case Op::Cast:  // the source's dtype does not say which one it becomes
+      return "cast(" + expr_str(n->src[0]) + ", " + std::string(dtype_name(n->dtype)) + ")";
     default:
       break;
   }

@@ -52,10 +52,28 @@ class Reader {
     std::optional<Op> op = parse_op(word);
     if (!op) fail("'" + word + "' is not an op, a literal or a variable");
     expect("(");
+    if (*op == Op::Cast) return cast_to();
     std::vector<UOpRef> args{expr()};
     for (skip_spaces(); eat(","); skip_spaces()) args.push_back(expr());
     expect(")");
     return build(*op, args);
+  }
+
+  // The rest of cast(e, dtype).
+  UOpRef cast_to() {
+    UOpRef e = expr();
+    skip_spaces();
+    expect(",");
+    skip_spaces();
+    std::string word = name();
+    std::optional<DType> to = parse_dtype(word);
+    if (!to) fail("'" + word + "' is not a dtype");
+    expect(")");
+    try {
+      return cast(e, *to);
+    } catch (const std::exception& x) {
+      fail(x.what());
+    }
   }
 
   Op infix() {

@@ -6,9 +6,9 @@
 //   # expression: max((x0-18), 4)  ->  max((x0+-18), 4)  x0 in [0, 2147483647]
 //
 // Binary ops are fully parenthesized infix, others read as calls (max(a, b), where(c, a, b),
-// neg(a)); literals are i32 numbers or true and false; xK is variable K. The line is a comment,
-// so the file is a valid (empty) .uir program, and `uopc fuzz --check` reads the expression back
-// and runs the symbolic oracle on it.
+// neg(a), cast(a, i32)); literals are i32 numbers or true and false; xK is variable K. The line is
+// a comment, so the file is a valid (empty) .uir program, and `uopc fuzz --check` reads the
+// expression back and runs the symbolic oracle on it.
 #pragma once
 
 #include <optional>

@@ -10,6 +10,7 @@
 
 #include "compiler/backend.h"
 #include "compiler/engine.h"
+#include "compiler/symbolic.h"
 #include "fuzz/expr_gen.h"
 #include "fuzz/expr_text.h"
 #include "fuzz/gen.h"
@@ -293,6 +294,30 @@ RewriteStep folded_with_the_wrong_coefficient(const UOpRef& x) {
 UOpRef expression(const std::string& text) {
   return read_expression("# expression: " + text + "  ->  _  x0 in [0, 7]  x1 in [0, 4]\n", "t")
       ->expr;
+}
+
+// `text` read over the variables of `like`.
+UOpRef expression(const std::string& text, const RandomExpr& like) {
+  std::string line = "# expression: " + text + "  ->  _";
+  for (const UOpRef& v : like.vars) line += "  " + expr_str(v) + " in " + interval_str(v->bounds);
+  return read_expression(line + "\n", "t")->expr;
+}
+
+// A symbolic failure's file is its expression line, which `uopc fuzz --check` reads back: every
+// expression the generator makes, and its simplification, read back as the same nodes.
+TEST(Oracles, EveryGeneratedExpressionReadsBack) {
+  for (uint64_t seed = 1; seed <= 2000; ++seed) {
+    RandomChoices choices(seed);
+    RandomExpr e = random_expr(choices);
+    UOpRef s = simplify(e.expr);
+    std::string line = expression_line(e, expr_str(s));
+    std::optional<RandomExpr> back;
+    ASSERT_NO_THROW(back = read_expression(line, "t")) << line;
+    ASSERT_TRUE(back) << line;
+    EXPECT_EQ(back->expr, e.expr) << line;
+    std::string simplified = line.substr(line.find("  ->  ") + 6);
+    EXPECT_EQ(expression(simplified.substr(0, simplified.find("  ")), e), s) << line;
+  }
 }
 
 // A kernel's rewrite step over loop counters of 8 and 5 values is decided by evaluating those
