@@ -431,8 +431,8 @@ Record named_record(uint64_t seed, const Failure& f, const FuzzArgs& a, Backend&
   }
 }
 
-// A worker's crash on a program (the driver's record of it), shrunk and named through
-// uopc_run_engine when `uopc run` dies of the same signal on it: the localization of
+// A worker's crash on a program (the driver's record of it), named (and with --minimize shrunk)
+// through uopc_run_engine when `uopc run` dies of the same signal on it: the localization of
 // target_signature names the op whose kernel kills the process ("crash-SIGFPE-mod"), so that
 // one bug is one signature whichever program met it. As found when `uopc run` does not crash
 // (the crash was in an oracle's own code, say).
@@ -877,9 +877,10 @@ class Driver {
               program_of(seed, a_), config_of(seed, a_)};
     Record r{seed, f, signature_in_child(f, *tcc_, limit_s(j))};
     // A program that kills its worker, checking it or naming its failure (which compiles it in
-    // other ways), is shrunk by the next worker (shrunk_crash), which reports it; until then,
-    // and if that goes wrong, it is kept as found.
-    if (a_.minimize && !overdue && WIFSIGNALED(status) && !g_stop_signal) {
+    // other ways), is named by the next worker through `uopc run`, and shrunk with --minimize
+    // (shrunk_crash), so that one bug is one signature either way; until then, and if that
+    // goes wrong, it is kept as found.
+    if (!overdue && WIFSIGNALED(status) && !g_stop_signal) {
       spawn(j, next, Leftover{Leftover::Kind::Crash, r}, go_on);
       workers_[static_cast<size_t>(j)].unshrunk = std::move(r);
       return;
