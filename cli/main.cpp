@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "cli/crash_site.h"
 #include "cli/fuzz_command.h"
 #include "cli/reduce_command.h"
 #include "cli/source.h"
@@ -683,6 +684,8 @@ int dispatch(int argc, char** argv) {
 }  // namespace uopc::cli
 
 int main(int argc, char** argv) {
+  // A campaign's workers die of their programs' crashes by design; the driver names those.
+  if (argc < 2 || std::string(argv[1]) != "fuzz") uopc::cli::install_crash_site_reporter();
   try {
     return uopc::cli::dispatch(argc, argv);
   } catch (const uopc::UserError& e) {

@@ -215,6 +215,15 @@ std::string interval_message(const Status& s) {
 
 }  // namespace
 
+namespace {
+// Kernels return normally or not at all (a fatal signal), so a plain count needs no guard.
+thread_local int t_in_kernel = 0;
+}  // namespace
+
+bool in_compiled_kernel() {
+  return t_in_kernel > 0;
+}
+
 // The thread loop's range in `parts` nearly equal parts, each with its own status block.
 void Executable::run_kernel(size_t k, void** args) {
   const KernelSpec& spec = compiled_.schedule.kernels[k];
@@ -225,7 +234,9 @@ void Executable::run_kernel(size_t k, void** args) {
     int lo = static_cast<int>(size * j / parts), hi = static_cast<int>(size * (j + 1) / parts);
     if (planted(Plant::ThreadRangeGap) && j + 1 < parts && hi > lo) --hi;
     status[static_cast<size_t>(j)] = {};
+    ++t_in_kernel;
     kernels_[k](args, status[static_cast<size_t>(j)].data(), lo, hi);
+    --t_in_kernel;
   };
   if (parts == 1)
     part(0);

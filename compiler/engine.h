@@ -94,6 +94,10 @@ class IntervalError : public std::logic_error {
   bool is_bool_;
 };
 
+// Whether this thread is running a compiled kernel now: a fatal signal there is the kernel's,
+// not uopc's own code's (cli/crash_site.h).
+bool in_compiled_kernel();
+
 // A built program with its buffers: inputs filled, kernels loaded. run() executes every
 // kernel once, in order, a kernel with a thread loop split into `threads` parts run on a
 // thread pool; results() reads outputs and assert operands back. A computed value's buffer

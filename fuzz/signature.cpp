@@ -1,8 +1,11 @@
 #include "fuzz/signature.h"
 
+#include <cxxabi.h>
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -827,11 +830,62 @@ std::string target_kind(const Failure& f) {
   if (d.rfind("exited 2,", 0) == 0) return "exit2";
   if (d.rfind("killed by signal ", 0) == 0) {
     size_t open = d.find("(SIG"), close = d.find(')', open);
-    return open == std::string::npos ? "signal" + d.substr(17, d.find_first_of(" ,", 17) - 17)
-                                     : d.substr(open + 1, close - open - 1);
+    std::string signal = open == std::string::npos
+                             ? "signal" + d.substr(17, d.find_first_of(" ,", 17) - 17)
+                             : d.substr(open + 1, close - open - 1);
+    std::string site = crash_site(f.log);
+    return site.empty() ? signal : signal + "-in-" + site;
   }
   if (d.rfind("ran past the ", 0) == 0) return "timeout";
   return "value";
+}
+
+namespace {
+
+// The last identifier of a demangled name outside brackets, but an operator's (a lambda's
+// call operator is named by the function the lambda is in):
+// "uopc::(anonymous namespace)::f(int)::{lambda()#1}::operator()() const" is "f".
+std::string plain_name(const std::string& demangled) {
+  std::string flat;
+  int depth = 0;
+  for (char c : demangled) {
+    if (c == '(' || c == '<' || c == '{' || c == '[') ++depth;
+    if (depth == 0) flat += c;
+    if (c == ')' || c == '>' || c == '}' || c == ']') depth = std::max(depth - 1, 0);
+  }
+  std::string name;
+  for (size_t at = 0; at <= flat.size();) {
+    size_t end = std::min(flat.find("::", at), flat.size());
+    std::string part = flat.substr(at, end - at);
+    part = part.substr(0, part.find(' '));  // " const", " [clone .isra.0]"
+    bool identifier = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (identifier && part.rfind("operator", 0) != 0 && !std::isdigit(part[0])) name = part;
+    at = end + 2;
+  }
+  return name;
+}
+
+}  // namespace
+
+std::string crash_site(const std::string& log) {
+  static const std::string kSite = "crash site: ";
+  size_t at = log.rfind(kSite);
+  if (at == std::string::npos) return "";
+  std::string symbol = log.substr(at + kSite.size());
+  symbol = symbol.substr(0, symbol.find_first_of("\r\n"));
+  while (!symbol.empty() && symbol.back() == ' ') symbol.pop_back();
+  if (symbol.rfind("_Z", 0) == 0) {
+    symbol = symbol.substr(0, symbol.find('.'));  // a compiler's clone: ".isra.0", ".cold"
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+    if (demangled) {
+      symbol = demangled;
+      std::free(demangled);
+    }
+  }
+  return plain_name(symbol);
 }
 
 // Whether a program of p's output values, up to 16 distinct ones each alone in a one-literal
@@ -1013,6 +1067,8 @@ std::optional<std::string> narrowed_interval_cause(const Program& p, Target& tar
 
 std::string target_signature(const Failure& f, const Program& p, Target& target, Failure* witness) {
   std::string kind = target_kind(f);
+  // Where the engine crashed is the bug, whichever op of the program led there.
+  if (kind.rfind("SIG", 0) == 0 && kind.find("-in-") != std::string::npos) return "target-" + kind;
   auto fails_under = [&](const EngineConfig& c) -> Test {
     return [&, c](const Program& q) {
       std::optional<Failure> g = check_target(q, target, nullptr, c);

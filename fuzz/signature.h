@@ -61,7 +61,8 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 // A failure of an external engine (check_target), localized the same way through the engine:
 // each node computed alone by it, under the least settings (EngineConfig) the failure needs.
 // "target-reshape" for a wrong value (or an error status: the engine's own checks caught it),
-// "target-exit2-pad" for a valid program refused, "target-SIGSEGV-pad" for a crash by a signal,
+// "target-exit2-pad" for a valid program refused, "target-SIGSEGV-pad" for a crash by a signal
+// ("target-SIGSEGV-in-bounds_of", the whole name, when the engine names where it crashed),
 // "target-timeout-reduce", as target_kind says; idiv and mod are one way of dividing,
 // "target-division". A failure that needs kernel options and that no node shows alone without
 // them is named by the options' kinds: "target-tile", "target-thread+threads" (those the node
@@ -87,8 +88,15 @@ std::string target_rejection_signature(const Failure& f, Target& target);
 
 // What went wrong with an external engine: "value" (it printed another value, an assert's
 // verdict differs, or it answered an error status where values were due), "exit2" (it refused
-// a valid program), "SIGSEGV" (a signal ended it), "timeout".
+// a valid program), "SIGSEGV" (a signal ended it), "timeout". A signal with a crash site on the
+// engine's stderr (crash_site) is "SIGSEGV-in-bounds_of": one bug wherever it crashed from.
 std::string target_kind(const Failure& f);
+
+// The function an engine's stderr names as where it crashed, by its plain name: a line ending
+// "crash site: SYMBOL" (docs/ENGINES.md; uopc prints one, cli/crash_site.h), the symbol mangled
+// or not: "_ZN4uopc12_GLOBAL__N_19bounds_ofENS_2OpE...isra.0" is "bounds_of", and a lambda is
+// named by the function it is in. "" when the log names none.
+std::string crash_site(const std::string& log);
 
 // The oracle and the ops of the output a failure names ("%x: ..."), or of every output:
 // "crash-pad-reduce", the name of a failure nothing localizes.

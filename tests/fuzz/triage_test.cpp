@@ -595,6 +595,48 @@ TEST(TargetSignature, AnEngineThatReadsItsInputsWrongIsTargetBuffer) {
     EXPECT_EQ(signature_through(target, text), "target-buffer") << text;
 }
 
+// An engine that says where it crashed ("crash site: SYMBOL" on stderr, docs/ENGINES.md) is
+// named by that function, whichever op led there: a broken helper that every op's lowering
+// calls is one bug. Without the line, the crash is named by the op that dies alone.
+TEST(TargetSignature, ACrashSiteNamesTheCrashWhicheverOpLedThere) {
+  std::string site = "_ZN6engine12_GLOBAL__N_19bounds_ofERKSt6vectorIiSaIiEE.isra.0";
+  Target with_site(
+      "sh -c 'if grep -qE \"(reshape|expand) \" \"$0\"; then echo \"engine: fatal; "
+      "crash site: " +
+          site + "\" >&2; kill -SEGV $$; fi; exec " + std::string(UOPC_BINARY_PATH) +
+          " run --backend tcc \"$0\"'",
+      false, 10);
+  for (const char* text : {"%x = buffer 6\n%m = reshape %x shape=[2 3]\n",
+                           "%x = stack 1 2\n%y = add %x 1\n%e = expand 1.5 shape=[3]\n"})
+    EXPECT_EQ(signature_through(with_site, text), "target-SIGSEGV-in-bounds_of") << text;
+  Target without("sh -c 'if grep -q \"reshape \" \"$0\"; then kill -SEGV $$; fi; exec " +
+                     std::string(UOPC_BINARY_PATH) + " run --backend tcc \"$0\"'",
+                 false, 10);
+  EXPECT_EQ(signature_through(without, "%x = buffer 6\n%y = neg %x\n%m = reshape %y shape=[2 3]\n"),
+            "target-SIGSEGV-reshape");
+}
+
+// A crash site is told by its function's plain name, mangled by any compiler or not.
+TEST(TargetSignature, ACrashSiteIsAFunctionsPlainName) {
+  struct Case {
+    const char* log;
+    const char* site;
+  };
+  for (const Case& c : {
+           Case{"uopc: fatal signal 11 in uopc's own code; crash site: "
+                "_ZN4uopc12_GLOBAL__N_19bounds_ofENS_2OpENS_5DTypeERKSt6vectorISt10shared_ptrIKNS_"
+                "3UOpEESaIS7_EERKS3_IlSaIlEENS_6ScalarE.isra.0\n",
+                "bounds_of"},
+           // a lambda is named by the function it is in (clang's and gcc's manglings)
+           Case{"crash site: _ZZN4uopc7linkingEiENK3$_0clEv", "linking"},
+           Case{"crash site: _ZZN4uopc7linkingEiENKUlvE_clEv\n", "linking"},
+           Case{"crash site: _ZNK4uopc8Rewriter5visitERKSt10shared_ptrIKNS_3UOpEEi", "visit"},
+           Case{"last words\ncrash site: lower_kernel\n", "lower_kernel"},
+           Case{"Segmentation fault\n", ""},
+       })
+    EXPECT_EQ(crash_site(c.log), c.site) << c.log;
+}
+
 // A fused failure named by an arithmetic op the program does not hold comes with a witness:
 // the op alone, failing, which the campaign writes as the reproducer instead.
 TEST(TargetSignature, AnArithmeticNameComesWithAProgramThatHoldsTheOp) {
