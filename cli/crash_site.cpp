@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -21,6 +22,9 @@
 namespace {
 
 uintptr_t g_load_bias = 0;  // where the executable's addresses start in this process
+pid_t g_owner = 0;          // the process that installed the reporter
+char* g_into = nullptr;     // where the site goes instead of stderr
+size_t g_into_size = 0;
 
 int first_object(dl_phdr_info* info, size_t, void*) {
   g_load_bias = info->dlpi_addr;  // the executable comes first
@@ -92,7 +96,7 @@ _Unwind_Reason_Code add_frame(_Unwind_Context* context, void* frames) {
 }
 
 void report_site(int sig) {
-  if (uopc::in_compiled_kernel()) return;
+  if (uopc::in_compiled_kernel() || ::getpid() != g_owner) return;
   Frames frames;
   _Unwind_Backtrace(add_frame, &frames);
   Symbols symbols;
@@ -101,6 +105,12 @@ void report_site(int sig) {
     // A return address is one past its call; the call is in the caller's function.
     const char* name = function_at(symbols, frames.pcs[i] - g_load_bias - 1);
     if (!name || !is_uopc(name)) continue;
+    if (g_into) {
+      size_t n = std::min(std::strlen(name), g_into_size - 1);
+      std::memcpy(g_into, name, n);
+      g_into[n] = '\0';
+      return;
+    }
     char number[4] = {static_cast<char>('0' + sig / 10 % 10), static_cast<char>('0' + sig % 10)};
     say("uopc: fatal signal ");
     say(sig < 10 ? number + 1 : number);
@@ -133,8 +143,12 @@ bool crash_site_reporting_built() {
   return true;
 }
 
-void install_crash_site_reporter() {
+void install_crash_site_reporter(char* into, size_t size) {
   if (!crash_site_reporting_built()) return;
+  g_owner = ::getpid();
+  g_into = size > 0 ? into : nullptr;
+  g_into_size = size;
+  if (g_into) g_into[0] = '\0';
   ::dl_iterate_phdr(first_object, nullptr);
   // A stack overflow leaves no stack for the handler but this one.
   static char alternate[64 * 1024];

@@ -12,12 +12,17 @@
 // whose kernel dies.
 #pragma once
 
+#include <cstddef>
+
 namespace uopc::cli {
 
 // Whether this build reports crash sites: not under the sanitizers, whose own reports say more.
 bool crash_site_reporting_built();
 
-// Reports the crash sites of this process from now on, when the build does.
-void install_crash_site_reporter();
+// Reports the crash sites of this process from now on, when the build does: on stderr, or
+// with `into`, as the bare symbol (NUL-terminated, cut to `size`) written there instead, for
+// a process that watches this one die (a campaign's driver, in memory it shares with its
+// workers). Processes forked from this one report nothing.
+void install_crash_site_reporter(char* into = nullptr, size_t size = 0);
 
 }  // namespace uopc::cli

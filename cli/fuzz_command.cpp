@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/crash_site.h"
 #include "cli/self_engine.h"
 #include "cli/source.h"
 #include "compiler/backend.h"
@@ -72,6 +73,7 @@ struct Shared {
   std::atomic<int64_t> started_cpu_ms[kMaxJobs];  // the worker's CPU time then
   std::atomic<bool> minimizing[kMaxJobs];         // shrinking a failure, not checking a program
   SeedStats stats[kMaxJobs];                      // each worker's own, read at the end
+  char crash_sites[kMaxJobs][512];                // where uopc's own code crashed (crash_site.h)
 };
 
 // One failure as workers send it: a header line, then the four texts.
@@ -737,6 +739,7 @@ class Driver {
       ::signal(SIGINT, SIG_IGN);
       ::signal(SIGTERM, SIG_DFL);
       ::close(pipefd[0]);
+      install_crash_site_reporter(shared_->crash_sites[j], sizeof shared_->crash_sites[j]);
       worker(j, first_seed, a_, shared_, pipefd[1], go_on ? deadline_ : 0, leftover);
       ::close(pipefd[1]);
       std::fflush(nullptr);
@@ -818,6 +821,21 @@ class Driver {
     return cpu_ms(clock) - shared_->started_cpu_ms[j] > limit;
   }
 
+  // Whether `signature` already has a reproducer no larger than `program`.
+  bool has_reproducer_within(const std::string& signature, const std::string& program) const {
+    auto it = groups_.find(signature);
+    return it != groups_.end() && !it->second.smallest.failure.program.empty() &&
+           !smaller(program, it->second.smallest.failure.program);
+  }
+
+  // "crash-SIGSEGV-in-bounds_of" when worker j died of a signal in uopc's own code, else "".
+  std::string crash_site_signature(int j, int status) const {
+    std::string site = crash_site("crash site: " + std::string(shared_->crash_sites[j]));
+    const char* signal = ::sigabbrev_np(WTERMSIG(status));
+    if (site.empty() || !signal) return "";
+    return "crash-SIG" + std::string(signal) + "-in-" + site;
+  }
+
   // Reads what worker j sent; restarts it if it died or ran out of time on one program.
   void poll(int j) {
     Worker& w = workers_[static_cast<size_t>(j)];
@@ -875,12 +893,17 @@ class Driver {
               "the worker " + what +
                   (shrinking ? " shrinking a failure of this program" : " checking this program"),
               program_of(seed, a_), config_of(seed, a_)};
-    Record r{seed, f, signature_in_child(f, *tcc_, limit_s(j))};
+    // A crash in uopc's own code is named by where it happened, whatever the worker was doing
+    // (checking the program, naming its failure): that needs no rerun.
+    std::string site = WIFSIGNALED(status) && !overdue ? crash_site_signature(j, status) : "";
+    Record r{seed, f, site.empty() ? signature_in_child(f, *tcc_, limit_s(j)) : site};
     // A program that kills its worker, checking it or naming its failure (which compiles it in
     // other ways), is named by the next worker through `uopc run`, and shrunk with --minimize
     // (shrunk_crash), so that one bug is one signature either way; until then, and if that
-    // goes wrong, it is kept as found.
-    if (!overdue && WIFSIGNALED(status) && !g_stop_signal) {
+    // goes wrong, it is kept as found. A crash already named by its site needs neither when
+    // its signature has a reproducer no larger.
+    bool known = !site.empty() && has_reproducer_within(site, r.failure.program);
+    if (!overdue && WIFSIGNALED(status) && !g_stop_signal && !known) {
       spawn(j, next, Leftover{Leftover::Kind::Crash, r}, go_on);
       workers_[static_cast<size_t>(j)].unshrunk = std::move(r);
       return;

@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdlib>
 
 namespace uopc::cli {
 namespace {
@@ -27,6 +32,34 @@ TEST(CrashSite, AFatalSignalInUopcsOwnCodeNamesItsFunction) {
         "uopc: fatal signal [0-9]+ in uopc's own code; crash site: "
         "_ZN4uopc3cli12_GLOBAL__N_114dies_in_a_passEi\n")
         << sig;
+}
+
+// A campaign's worker writes the bare symbol into memory its driver shares, and says nothing;
+// a process it forked (a candidate judged apart) writes nothing there.
+TEST(CrashSite, AWorkerWritesItsSiteWhereItsDriverReadsIt) {
+  if (!crash_site_reporting_built()) GTEST_SKIP() << "the sanitizers report crashes here";
+  constexpr size_t kSize = 512;
+  void* shared = ::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(shared, MAP_FAILED);
+  char* site = static_cast<char*>(shared);
+  EXPECT_EXIT(
+      {
+        install_crash_site_reporter(site, kSize);
+        dies_in_a_pass(SIGSEGV);
+      },
+      ::testing::KilledBySignal(SIGSEGV), "^$");
+  EXPECT_STREQ(site, "_ZN4uopc3cli12_GLOBAL__N_114dies_in_a_passEi");
+  EXPECT_EXIT(
+      {
+        install_crash_site_reporter(site, kSize);
+        if (::fork() == 0) dies_in_a_pass(SIGSEGV);
+        int status = 0;
+        ::wait(&status);
+        std::exit(WIFSIGNALED(status) ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+  EXPECT_STREQ(site, "");
+  ::munmap(shared, kSize);
 }
 
 }  // namespace
