@@ -964,9 +964,10 @@ class Driver {
   std::string header(const std::string& signature, const Record& r, const std::string& path) {
     bool target = by_target(r.failure.oracle);
     std::string plant = a_.plant.empty() ? "" : " --plant " + a_.plant;
-    std::string out = "# signature: " + signature + "\n# found by uopc fuzz (seed " +
-                      std::to_string(r.seed) + "): the " + r.failure.oracle +
-                      " oracle: " + r.failure.detail + "\n";
+    // A detail may span lines (a C compiler's message): each is a comment.
+    std::string out = "# signature: " + signature + "\n" +
+                      as_comment("found by uopc fuzz (seed " + std::to_string(r.seed) + "): the " +
+                                 r.failure.oracle + " oracle: " + r.failure.detail);
     if (!a_.plant.empty()) out += "# planted bug: " + a_.plant + "\n";
     if (!a_.steering_words.empty()) out += "# generated with:" + steering_flags(a_) + "\n";
     if (target) {

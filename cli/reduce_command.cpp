@@ -209,15 +209,15 @@ int reduce_through_target(const ReduceArgs& a, const std::string& text, bool cra
   std::string path = a.out.empty() ? "corpus/" + t.signature + ".uir" : a.out;
   std::string compare = target.comparison().flags();
   std::string header =
-      crash ? "# reduced by uopc reduce from " + name +
-                  ": the crash oracle fails: uopc run on it: " + t.failure.detail +
-                  "\n# signature: " + t.signature + "\n# replay: uopc fuzz --check " + path +
+      crash ? as_comment("reduced by uopc reduce from " + name +
+                         ": the crash oracle fails: uopc run on it: " + t.failure.detail) +
+                  "# signature: " + t.signature + "\n# replay: uopc fuzz --check " + path +
                   " --backend " + a.backend + (a.plant.empty() ? "" : " --plant " + a.plant) + " " +
                   t.config.flags() + "\n"
-            : "# reduced by uopc reduce from " + name + ": the " + t.failure.oracle +
-                  " oracle fails: " + t.failure.detail + "\n# signature: " + t.signature +
-                  "\n# compared: " + target.comparison().name() + "\n# replay: uopc fuzz --check " +
-                  path + " --target " + shell_quote(a.target) +
+            : as_comment("reduced by uopc reduce from " + name + ": the " + t.failure.oracle +
+                         " oracle fails: " + t.failure.detail) +
+                  "# signature: " + t.signature + "\n# compared: " + target.comparison().name() +
+                  "\n# replay: uopc fuzz --check " + path + " --target " + shell_quote(a.target) +
                   (compare.empty() ? "" : " " + compare) + " " + t.config.flags() + "\n";
   if (!t.failure.log.empty())
     header += "# the engine's last lines on stderr:\n" + as_comment(t.failure.log);
@@ -347,9 +347,9 @@ int run_reduce(const ReduceArgs& a) {
   std::string path =
       a.out.empty() ? "corpus/" + (signature.empty() ? oracle : signature) + ".uir" : a.out;
   std::string header =
-      "# reduced by uopc reduce from " + p.file + ": " +
-      (a.test.empty() ? "the " + oracle + " oracle fails" : "`" + a.test + "` fails") +
-      (detail.empty() ? "" : ": " + detail) + "\n";
+      as_comment("reduced by uopc reduce from " + p.file + ": " +
+                 (a.test.empty() ? "the " + oracle + " oracle fails" : "`" + a.test + "` fails") +
+                 (detail.empty() ? "" : ": " + detail));
   if (!signature.empty()) header += "# signature: " + signature + "\n";
   if (a.test.empty()) header += "# flags: " + config.flags() + "\n";
   if (!a.plant.empty()) header += "# planted bug: " + a.plant + "\n";

@@ -41,7 +41,9 @@ Program load_program(const std::string& path) {
 }
 
 // Each line of `text` as a .uir comment.
-std::string as_comment(const std::string& text) {
+std::string as_comment(const std::string& lines) {
+  std::string text = lines;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
   std::string out;
   for (size_t at = 0; at <= text.size();) {
     size_t end = std::min(text.find('\n', at), text.size());

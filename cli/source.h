@@ -17,7 +17,8 @@ void make_directory(const std::string& path, const std::string& flag);
 // read_source + parse_program, with "<stdin>" as the file name for "-".
 Program load_program(const std::string& path);
 
-// Each line of `text` as a .uir comment.
+// Each line of `text` as a .uir comment, "# " and the line, trailing newlines dropped: a
+// header stays comments whatever a failure's detail holds (a C compiler's message spans lines).
 std::string as_comment(const std::string& text);
 
 }  // namespace uopc::cli

@@ -1233,8 +1233,29 @@ std::optional<std::string> interval_cause(const Program& p) {
 
 }  // namespace
 
+namespace {
+
+// Where an exception the engines oracle caught was raised, as its message says first: the
+// pass whose own check fired ("threw: linearize: range 0 is never closed by an end" is
+// "linearize"), or the library function that refused ("vector"). nullopt for other failures.
+std::optional<std::string> thrown_by(const Failure& f) {
+  static const std::string kThrew = "threw: ";
+  if (f.oracle != "engines" || f.detail.rfind(kThrew, 0) != 0) return std::nullopt;
+  size_t start = kThrew.size(), end = start;
+  while (end < f.detail.size() &&
+         (std::isalnum(static_cast<unsigned char>(f.detail[end])) || f.detail[end] == '_'))
+    ++end;
+  if (end == start) return "exception";
+  return f.detail.substr(start, end - start);
+}
+
+}  // namespace
+
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config) {
+  // An internal error is named by where it was raised, as a crash is by its site: a pass whose
+  // invariant a broken rewrite breaks throws for whichever op reaches it first.
+  if (std::optional<std::string> where = thrown_by(f)) return "engines-threw-" + *where;
   std::string family = oracle_family(f.oracle);
   bool own_engine =
       family == "engines" || family == "ub" || family == "crash" || family == "timeout";

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli/source.h"
+#include "ir/parse.h"
 #include "tests/support/run.h"
 
 namespace uopc {
@@ -403,3 +405,16 @@ TEST(Cli, EngineSettingsComeFromTheEnvironment) {
 
 }  // namespace
 }  // namespace uopc
+
+// A reproducer's header holds a failure's detail, which may span lines (libtcc's message for C
+// it refuses): every line stays a comment, so the file still reads as the program below it.
+TEST(Cli, AMultiLineDetailStaysAComment) {
+  std::string detail = "threw: tcc failed:\n<string>:12: error: invalid number\n\n (3 passed over)";
+  std::string header = uopc::cli::as_comment("found by uopc fuzz: the engines oracle: " + detail);
+  EXPECT_EQ(header,
+            "# found by uopc fuzz: the engines oracle: threw: tcc failed:\n"
+            "# <string>:12: error: invalid number\n# \n#  (3 passed over)\n");
+  uopc::Program p = uopc::parse_program(header + "%v = stack 1 2\n", "r.uir");
+  EXPECT_EQ(p.statements.size(), 1u);
+  EXPECT_EQ(uopc::cli::as_comment("last words\n"), "# last words\n");
+}

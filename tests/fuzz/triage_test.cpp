@@ -1032,6 +1032,21 @@ TEST_F(Planted, AReduceOutsideItsIntervalIsNamedByItsOpsRule) {
   }
 }
 
+// An internal error is named by the pass that raised it, whichever op reached it: a rewrite
+// that leaves a loop unclosed broke the linearizer's invariant for a reduce and a stack alike,
+// which were engines-reduce and engines-stack.
+TEST(FailureSignature, AnInternalErrorIsNamedByThePassThatRaisedIt) {
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const char* text : {"%t = stack 0 0\n%v = reduce %t op=mul pop=1\n",
+                           "%x = buffer 2 dtype=i32\n%v = stack %x %x\n"}) {
+    Program p = parse_program(text, "t.uir");
+    Failure f{"engines", "threw: linearize: range 0 is never closed by an end", text};
+    EXPECT_EQ(failure_signature(f, p, *tcc), "engines-threw-linearize") << text;
+    f.detail = "threw: vector::_M_range_check: __n (which is 1) >= this->size() (which is 1)";
+    EXPECT_EQ(failure_signature(f, p, *tcc), "engines-threw-vector") << text;
+  }
+}
+
 // What the compiled composites' checks find is the ub oracle's finding, named by the operator
 // ("ub-division"), not a composites failure that "threw" (named by the render decision).
 TEST_F(Planted, AnOverflowInTheCompiledCompositesIsTheUbOracles) {
