@@ -231,6 +231,50 @@ std::vector<const UOp*> auto_stages(const UOp& root) {
   return out;
 }
 
+namespace {
+
+// What a node does to the index it is asked at, before asking its k-th source: 0 when it asks
+// at the same index (elementwise ops), else a value of its own and of k (of the node alone for
+// a stack, whose operands each get the index without its first axis).
+uint64_t index_step(const UOp& n, size_t k) {
+  if (is_alu(n.op) || n.op == Op::Cast) return 0;
+  uint64_t step = n.hash * 0x9E3779B97F4A7C15ull + 1;
+  return n.op == Op::Stack ? step : step + k;
+}
+
+bool worth_a_kernel(const UOp& n) {
+  return !is_movement(n.op) && n.op != Op::Const && n.op != Op::Buffer && n.op != Op::Stage;
+}
+
+}  // namespace
+
+std::vector<const UOp*> widely_read_stages(const UOp& root, size_t max_indices) {
+  // Each node's indices, as the steps that led to it from the root (hashed), up to one more
+  // than the bound: nodes are visited users first, so a node's set is whole when reached.
+  std::vector<const UOp*> order = topo_order({shared_from(&root)});
+  std::unordered_map<const UOp*, std::unordered_set<uint64_t>> indices;
+  indices[&root].insert(0);
+  std::vector<const UOp*> out;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const UOp* n = *it;
+    const std::unordered_set<uint64_t>& at = indices[n];
+    if (n != &root && at.size() > max_indices && worth_a_kernel(*n)) {
+      out.push_back(n);  // read by loads from here on: its sources are its own kernel's
+      continue;
+    }
+    if (n->op == Op::Stage && n != &root) continue;  // a load; its own kernel computes it
+    for (size_t k = 0; k < n->src.size(); ++k) {
+      uint64_t step = index_step(*n, k);
+      std::unordered_set<uint64_t>& into = indices[n->src[k].get()];
+      for (uint64_t path : at) {
+        if (into.size() > max_indices) break;
+        into.insert(step == 0 ? path : (path ^ step) * 0xBF58476D1CE4E5B9ull + step);
+      }
+    }
+  }
+  return out;
+}
+
 Opts opts_for(const OptsChoice& choice, const UOp& root) {
   switch (choice.mode) {
     case OptsChoice::Mode::Auto:

@@ -85,6 +85,14 @@ Opts auto_opts(const UOp& root);
 // reduce (softmax's exponentials), which the plain lowering computes twice.
 std::vector<const UOp*> auto_stages(const UOp& root);
 
+// Values the kernel computing `root` would compute at more than `max_indices` different
+// indices, under any options: a value read through several different movement paths, as each
+// step of `%s = stack (flip %p) %p`, `%p2 = reshape %s` reads %p twice, %p's source four times,
+// and so on, so that inlined the kernel grows exponentially in the program's length. Each is
+// read from a kernel of its own instead, computed once. Index arithmetic and loads are not
+// worth a kernel: movement ops, buffers, literals and stages are never among them.
+std::vector<const UOp*> widely_read_stages(const UOp& root, size_t max_indices);
+
 // The options a kernel computing `root` gets under `choice`.
 Opts opts_for(const OptsChoice& choice, const UOp& root);
 

@@ -6,6 +6,10 @@
 namespace uopc {
 namespace {
 
+// More indices than any kernel of an ordinary program computes one value at (a 3x3 window
+// reads its input at 9), fewer than make a kernel large.
+constexpr size_t kWidelyRead = 16;
+
 class Scheduler {
  public:
   explicit Scheduler(const OptsChoice& opts) : opts_(opts) {}
@@ -57,6 +61,8 @@ class Scheduler {
       std::vector<const UOp*> staged = auto_stages(*k.root);
       ctx.staged.insert(staged.begin(), staged.end());
     }
+    std::vector<const UOp*> widely_read = widely_read_stages(*k.root, kWidelyRead);
+    ctx.staged.insert(widely_read.begin(), widely_read.end());
     ctx.unrolled = &s_.unrolled;
     k.sink = lower_kernel(k.root, param(0, n->dtype, n->numel()), ctx);
     if (ctx.thread_loop) k.thread_size = range_size(*ctx.thread_loop);

@@ -232,8 +232,21 @@ std::string where_chain(int depth) {
   return text;
 }
 
+// Each step reads the last both flipped and as it is, so an inlined kernel computes the first
+// step at 2^depth indices: it must read it from a kernel of its own instead.
+std::string mirror_chain(int depth) {
+  std::string text = "%x0 = buffer 4 dtype=i32\n";
+  for (int k = 1; k <= depth; ++k) {
+    std::string n = std::to_string(k), prev = "%x" + std::to_string(k - 1);
+    text += "%f" + n + " = flip " + prev + " axes=[0]\n%s" + n + " = stack %f" + n + " " + prev +
+            "\n%r" + n + " = reshape %s" + n + " shape=[8]\n%x" + n + " = shrink %r" + n +
+            " 2 shape=[4]\n";
+  }
+  return text;
+}
+
 TEST(Engine, DeepProgramsRenderToLinearSource) {
-  for (auto shape : {pad_chain, where_chain}) {
+  for (auto shape : {pad_chain, where_chain, mirror_chain}) {
     size_t small = compile_program(testing::parse(shape(250))).source.size();
     size_t large = compile_program(testing::parse(shape(1000))).source.size();
     EXPECT_LT(large, 5 * small);
@@ -249,6 +262,14 @@ TEST(Engine, PadOfPadThousandDeep) {
     EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
     c = testing::run_uopc(std::string("run --backend ") + backend + " -", text);
     EXPECT_EQ(c.exit_code, 0) << backend << c.err;
+  }
+}
+
+TEST(Engine, MirrorChainRunsThroughBothBackends) {
+  std::string text = mirror_chain(250);
+  for (const char* backend : {"tcc", "cc"}) {
+    auto c = testing::run_uopc(std::string("diff --backend ") + backend + " -", text);
+    EXPECT_EQ(c.exit_code, 0) << backend << c.err << c.out;
   }
 }
 
