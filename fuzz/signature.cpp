@@ -208,9 +208,9 @@ using KindsOf = std::function<std::string(const Program& alone)>;
 
 // n's value as literals in nested stacks (no reshape, whose rule may be the one that fails); null
 // for a value with an empty axis or more than 4096 elements.
-UOpRef nested_literals(const UOp& n) {
+UOpRef nested_literals(const UOp& n, const InterpOptions& data = {}) {
   if (n.numel() == 0 || n.numel() > 4096) return nullptr;
-  Tensor t = interpret(single_output(Program{}, shared_from(&n)), {}).outputs.at(0).second;
+  Tensor t = interpret(single_output(Program{}, shared_from(&n)), data).outputs.at(0).second;
   return nested_stack(n.shape, [&](int64_t i) { return t.at(i); });
 }
 
@@ -296,9 +296,10 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
 // n reading its data sources' own values, as staged literals (an empty one as empty_value): the
 // data the failure met (a NaN, a -0 that the fresh and varied inputs never hold), with n the only
 // op computed, on values an engine holds in memory as it holds computed ones (literals alone it
-// may fold or select between). n itself when its sources already are such values (a min of a
-// staged -0 and a literal); null when one is too large to write out.
-UOpRef with_own_values(const UOp& n) {
+// may fold or select between), from the program's inputs as `inputs` gives them. n itself when its
+// sources already are such values (a min of a staged -0 and a literal); null when one is too
+// large to write out.
+UOpRef with_own_values(const UOp& n, const InterpOptions& inputs) {
   std::vector<UOpRef> src;
   for (size_t k = 0; k < n.src.size(); ++k) {
     const UOpRef& s = n.src[k];
@@ -308,7 +309,7 @@ UOpRef with_own_values(const UOp& n) {
     } else if (s->numel() == 0) {
       src.push_back(empty_value(s->dtype, s->shape));
     } else {
-      UOpRef values = nested_literals(*s);
+      UOpRef values = nested_literals(*s, inputs);
       if (!values) return nullptr;
       src.push_back(stage(values));
     }
@@ -486,9 +487,19 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   };
   for (Data inputs : {Data::Fresh, Data::Staged})
     if (std::optional<Located> at = first_alone(inputs)) return at;
+  // The values a failure with scrambled inputs met are those inputs' (a sqrt's NaN where the
+  // default data is positive).
+  std::vector<InterpOptions> datas{{}};
+  if (std::optional<InterpOptions> scrambled = scrambled_options(p)) datas.push_back(*scrambled);
+  auto fails_on_own_values = [&](const UOp& n) -> UOpRef {
+    for (const InterpOptions& data : datas)
+      if (UOpRef alone = with_own_values(n, data); alone && fails(single_output(p, alone)))
+        return alone;
+    return nullptr;
+  };
   for (const UOp* n : own_values ? order : std::vector<const UOp*>{}) {
-    UOpRef alone = with_own_values(*n);
-    if (!alone || !fails(single_output(p, alone))) continue;
+    UOpRef alone = fails_on_own_values(*n);
+    if (!alone) continue;
     if (std::optional<Located> at = wrong_fold(*n)) return at;
     if (std::optional<Located> at = failing_data(*alone)) return at;
     Located at{n->op};

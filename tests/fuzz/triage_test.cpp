@@ -1061,8 +1061,9 @@ TEST_F(Planted, AnOverflowInTheCompiledCompositesIsTheUbOracles) {
 }
 
 // An op that goes wrong only on values no probe holds (a cast of a NaN, or past i32) is named
-// by the op, tried alone on the values its source had: it was named by whatever made those
-// values, "engines-add" or "engines-reduce".
+// by the op, tried alone on the values its source had, with the default inputs or the
+// scrambled ones: it was named by whatever made those values, "engines-add" or
+// "engines-reduce".
 TEST_F(Planted, AnOpWrongOnlyOnItsOwnValuesIsNamedByIt) {
   expect_signatures({
       Named{Plant::CastF32Unsaturated,
@@ -1070,6 +1071,12 @@ TEST_F(Planted, AnOpWrongOnlyOnItsOwnValuesIsNamedByIt) {
       Named{Plant::CastF32Unsaturated,
             "%x = expand inf shape=[2 1 1]\n%r = reduce %x op=min pop=3\n%v = cast %r dtype=i32\n",
             "engines-cast"},
+      // a max folded in another order, which only NaNs show: the sqrt's of the scrambled
+      // inputs, which the default data (positive) never makes; it was engines-sqrt
+      Named{Plant::ReduceColumnMajor,
+            "%t0 = buffer 30 dtype=f32 slot=0\n%t1 = reshape %t0 shape=[3 2 5]\n"
+            "%t2 = sqrt %t1\n%v4 = reduce %t2 op=max pop=2\n",
+            "engines-reduce"},
   });
 }
 
