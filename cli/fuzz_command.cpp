@@ -830,7 +830,7 @@ class Driver {
 
   // "crash-SIGSEGV-in-bounds_of" when worker j died of a signal in uopc's own code, else "".
   std::string crash_site_signature(int j, int status) const {
-    std::string site = crash_site("crash site: " + std::string(shared_->crash_sites[j]));
+    std::string site = function_name(shared_->crash_sites[j]);
     const char* signal = ::sigabbrev_np(WTERMSIG(status));
     if (site.empty() || !signal) return "";
     return "crash-SIG" + std::string(signal) + "-in-" + site;

@@ -885,7 +885,10 @@ std::string crash_site(const std::string& log) {
   size_t at = log.rfind(kSite);
   if (at == std::string::npos) return "";
   std::string symbol = log.substr(at + kSite.size());
-  symbol = symbol.substr(0, symbol.find_first_of("\r\n"));
+  return function_name(symbol.substr(0, symbol.find_first_of("\r\n")));
+}
+
+std::string function_name(std::string symbol) {
   while (!symbol.empty() && symbol.back() == ' ') symbol.pop_back();
   if (symbol.rfind("_Z", 0) == 0) {
     symbol = symbol.substr(0, symbol.find('.'));  // a compiler's clone: ".isra.0", ".cold"

@@ -98,6 +98,9 @@ std::string target_kind(const Failure& f);
 // named by the function it is in. "" when the log names none.
 std::string crash_site(const std::string& log);
 
+// A function's plain name from its symbol, mangled or not, as crash_site gives it; "" for none.
+std::string function_name(std::string symbol);
+
 // The oracle and the ops of the output a failure names ("%x: ..."), or of every output:
 // "crash-pad-reduce", the name of a failure nothing localizes.
 std::string by_outputs(const Failure& f, const Program& p);
