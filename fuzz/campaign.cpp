@@ -106,12 +106,16 @@ std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, T
   EngineConfig config = draw_engine_config(choices);
   if (target.persistent()) config = {};
   if (auto f = check_target(p, target, skipped, config)) return f;
-  if (!rejection || seed % 4 != 0) return std::nullopt;
-  Broken b = break_one_rule(choices, p);
+  if (!rejection || seed % 2 != 0) return std::nullopt;
+  // Every fourth program breaks a rule of its own; as many more test interval rules on a
+  // program of literals, as one over buffers seldom can.
+  std::optional<Broken> b =
+      seed % 4 == 0 ? break_one_rule(choices, p) : break_an_interval_rule(choices, gen);
+  if (!b) return std::nullopt;
   // What uopc's own checker lets through is uopc's failure (the rejection oracle's), not the
   // engine's.
-  if (check_rejected(b.text, b.rule)) return std::nullopt;
-  return check_target_rejects(b.text, breaks_rule(b), target, skipped);
+  if (check_rejected(b->text, b->rule)) return std::nullopt;
+  return check_target_rejects(b->text, breaks_rule(*b), target, skipped);
 }
 
 CampaignResult run_campaign(const CampaignOptions& o) {

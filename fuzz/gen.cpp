@@ -5,10 +5,12 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "fuzz/expr_gen.h"
 #include "ir/build.h"
 #include "ir/error.h"
+#include "ir/parse.h"
 #include "ir/print.h"
 
 namespace uopc {
@@ -804,6 +806,56 @@ Broken break_one_rule(Choices& c, const Program& valid, const std::string& print
       v.node->rank() >= 1 ? static_cast<size_t>(c.range(0, v.node->rank() - 1)) : 0;
   // Only the drawn breaker's text is built: each holds the whole program.
   return with_breaker(printed, *v.node, c.pick(breakers(v, expand_axis)));
+}
+
+namespace {
+
+// One element of each narrow value of p (while the sum's interval stays narrow), added up, as
+// text after p's: the interval of the sum is too narrow at an end when any interval rule of
+// those values' subgraphs is.
+std::string sum_of_narrow_values(const Program& p) {
+  constexpr int64_t kWidest = 1 << 16;
+  std::string text, sum;
+  int64_t width = 0;
+  int terms = 0;
+  for (const Statement& s : p.statements) {
+    const UOp& x = *s.node;
+    if (s.is_assert() || !narrow_interval(x) || width + x.bounds.hi - x.bounds.lo > kWidest)
+      continue;
+    width += x.bounds.hi - x.bounds.lo;
+    std::string term = "%broken_term" + std::to_string(terms);
+    text += term + " = index " + s.name;
+    for (int k = 0; k < x.rank(); ++k) text += " 0";
+    text += "\n";
+    if (terms++ == 0) {
+      sum = term;
+      continue;
+    }
+    std::string next = "%broken_sum" + std::to_string(terms);
+    text += next + " = add " + sum + " " + term + "\n";
+    sum = next;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::optional<Broken> break_an_interval_rule(Choices& c, const GenOptions& gen) {
+  if (!gen.steering.allows(DType::I32)) return std::nullopt;
+  GenOptions literal = gen;
+  literal.steering.excluded.insert(Op::Buffer);
+  literal.steering.int_extremes = false;  // an extreme makes an interval too wide to test
+  literal.steering.dtypes = {DType::I32};
+  if (gen.steering.allows(DType::Bool)) literal.steering.dtypes.insert(DType::Bool);
+  Program p = generate(c, literal);
+  // The names a program prints are those its reparsed statements have.
+  std::string printed = print_program(p);
+  std::string sum = sum_of_narrow_values(parse_program(printed, "interval.uir"));
+  if (sum.empty()) return std::nullopt;
+  Program summed = parse_program(printed + sum, "interval.uir");
+  std::vector<Broken> b = interval_rule_breakers(summed, summed.statements.back());
+  if (b.empty()) return std::nullopt;
+  return c.pick(b);
 }
 
 std::string breaks_rule(const Broken& b) {

@@ -14,6 +14,7 @@
 // refused statements left out.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "fuzz/choices.h"
@@ -37,6 +38,12 @@ struct Broken {
   std::string rule;
 };
 Broken break_one_rule(Choices& choices, const Program& valid);
+// A program of literals (no buffer: a buffer's i32 interval is all of i32) of i32 and bool
+// values, then one element of each of its narrow values added up, with the sum as an offset one
+// past its interval (interval_rule_breakers): the sum's interval is too narrow when the rule of
+// any op under those values is, so one program tests them all, which programs over buffers
+// rarely do. None when the steering leaves out i32, or the program holds no narrow value.
+std::optional<Broken> break_an_interval_rule(Choices& choices, const GenOptions& gen);
 // What b does, as a rejection failure says it: "breaks the shrink_bounds rule".
 std::string breaks_rule(const Broken& b);
 // The same when `valid` is already printed: `printed` is print_program(valid).
