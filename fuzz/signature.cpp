@@ -298,8 +298,11 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
 // op computed, on values an engine holds in memory as it holds computed ones (literals alone it
 // may fold or select between), from the program's inputs as `inputs` gives them. n itself when its
 // sources already are such values (a min of a staged -0 and a literal); null when one is too
-// large to write out.
-UOpRef with_own_values(const UOp& n, const InterpOptions& inputs) {
+// large to write out. With `computed`, each f32 value comes through an add of -0, which changes
+// no bit of it: the engine then computes n's operand, as it does a fused one, where it loads a
+// staged value (C may write an op differently on the two: a max inline on loads, through a
+// helper on an expression, which must not be evaluated twice).
+UOpRef with_own_values(const UOp& n, const InterpOptions& inputs, bool computed = false) {
   std::vector<UOpRef> src;
   for (size_t k = 0; k < n.src.size(); ++k) {
     const UOpRef& s = n.src[k];
@@ -311,7 +314,10 @@ UOpRef with_own_values(const UOp& n, const InterpOptions& inputs) {
     } else {
       UOpRef values = nested_literals(*s, inputs);
       if (!values) return nullptr;
-      src.push_back(stage(values));
+      values = stage(values);
+      if (computed && s->dtype == DType::F32)
+        values = alu(Op::Add, {values, expand(literal(Scalar::of_f32(-0.0f)), s->shape)});
+      src.push_back(values);
     }
   }
   return with_sources(n, src);
@@ -492,9 +498,11 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   std::vector<InterpOptions> datas{{}};
   if (std::optional<InterpOptions> scrambled = scrambled_options(p)) datas.push_back(*scrambled);
   auto fails_on_own_values = [&](const UOp& n) -> UOpRef {
-    for (const InterpOptions& data : datas)
-      if (UOpRef alone = with_own_values(n, data); alone && fails(single_output(p, alone)))
-        return alone;
+    for (bool computed : {false, true})
+      for (const InterpOptions& data : datas)
+        if (UOpRef alone = with_own_values(n, data, computed);
+            alone && fails(single_output(p, alone)))
+          return alone;
     return nullptr;
   };
   for (const UOp* n : own_values ? order : std::vector<const UOp*>{}) {
@@ -1227,8 +1235,13 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
       return family + "-" + (at && !at->kinds.empty() ? at->kinds : kinds);
     }
   }
-  if (std::optional<Located> at = culprit(family, p, backend, least))
+  if (std::optional<Located> at = culprit(family, p, backend, least)) {
+    // The cost oracle counts reduce loops, and only a reduce's lowering makes one: a cost
+    // failure no node shows alone, found where the paths into a reduce's loops join (a sub of
+    // two reduces recomputed in the loop that reads it), is that reduce's.
+    if (f.oracle == "cost" && at->fused && at->op != Op::Reduce) return family + "-reduce";
     return family + "-" + std::string(op_name(at->op));
+  }
   return by_outputs(f, p);
 }
 

@@ -60,7 +60,7 @@ std::string signature_of(const std::string& text, Backend& backend, const Engine
   return f ? failure_signature(*f, p, backend, config) : "no failure";
 }
 
-using Named = std::tuple<Plant, const char*, const char*>;
+using Named = std::tuple<Plant, std::string, const char*>;
 
 // Each program's engines failure under its plant, on the plain lowering, has its signature.
 void expect_signatures(std::initializer_list<Named> cases) {
@@ -348,6 +348,15 @@ TEST_F(Planted, WrongValuesAndWastedLoopsOfOneRuleAreOneSignature) {
   EXPECT_EQ(wrong->oracle, "engines");
   EXPECT_EQ(failure_signature(*cost, loops, *tcc), "engines-reduce");
   EXPECT_EQ(failure_signature(*wrong, values, *tcc), "engines-reduce");
+  // two reduces recomputed in the loops of a third, one of them read through the other: not
+  // the sub where their paths join (it was engines-sub)
+  EXPECT_EQ(signature_of("%t0 = expand 0 shape=[4 2]\n%t1 = reduce %t0 op=add pop=1\n"
+                         "%t2 = reshape %t1 shape=[2 1]\n%t3 = expand %t2 shape=[2 5]\n"
+                         "%t4 = permute %t3 order=[1 0]\n%t5 = reduce %t4 op=add pop=1\n"
+                         "%t6 = reshape %t5 shape=[2 1]\n%t7 = sub %t3 %t6\n"
+                         "%v6 = reduce %t7 op=mul pop=2\n",
+                         *tcc, {}),
+            "engines-reduce");
   // two reduces each recomputed in the loop that reads them: not the cmplt where they join
   EXPECT_EQ(signature_of("%t0 = expand 0 shape=[9 2]\n%t1 = reduce %t0 op=max pop=1\n"
                          "%t2 = reshape %t1 shape=[2 1]\n%t4 = expand 0 shape=[8 2]\n"
@@ -1068,6 +1077,12 @@ TEST_F(Planted, AnOverflowInTheCompiledCompositesIsTheUbOracles) {
 // by the op, tried alone on the values its source had, with the default inputs or the
 // scrambled ones: it was named by whatever made those values, "engines-add" or
 // "engines-reduce".
+std::string repeated(const std::string& s, int times) {
+  std::string out;
+  for (int k = 0; k < times; ++k) out += s;
+  return out;
+}
+
 TEST_F(Planted, AnOpWrongOnlyOnItsOwnValuesIsNamedByIt) {
   expect_signatures({
       Named{Plant::CastF32Unsaturated,
@@ -1081,6 +1096,31 @@ TEST_F(Planted, AnOpWrongOnlyOnItsOwnValuesIsNamedByIt) {
             "%t0 = buffer 30 dtype=f32 slot=0\n%t1 = reshape %t0 shape=[3 2 5]\n"
             "%t2 = sqrt %t1\n%v4 = reduce %t2 op=max pop=2\n",
             "engines-reduce"},
+      // a max whose C helper keeps its first operand on a tie, which C uses only on an
+      // operand it computes (on a load it writes the max inline): the max alone on its
+      // operand's own values, loaded, does not fail; they were engines-neg, -pad and -min
+      Named{Plant::MaxHelperTies,
+            "%t0 = buffer 100 dtype=f32 slot=0\n%t1 = reshape %t0 shape=[10 5 2]\n"
+            "%t2 = neg %t1\n%v5 = max %t2 0.0\n",
+            "engines-max"},
+      Named{Plant::MaxHelperTies,
+            "%t0 = stack " + repeated("0.0 ", 18) + repeated("-1.5 ", 9) + repeated("0.0 ", 54) +
+                "\n%t1 = reshape %t0 shape=[9 9]\n%t2 = pad %t1 pads=[1 0 0 1] value=-0.0\n"
+                "%v7 = max %t2 0.0\n",
+            "engines-max"},
+      Named{Plant::MaxHelperTies,
+            "%t0 = stack " +
+                [] {
+                  std::string s;
+                  for (const char* v : {"1e-40", "-1e-45", "1.0", "2147483648.0", "-2147483648.0",
+                                        "-1.5", "-0.0", "0.0", "nan"})
+                    s += repeated(std::string(v) + " ", 9);
+                  return s;
+                }() +
+                "\n%t1 = reshape %t0 shape=[9 9]\n%t2 = stack " +
+                repeated("0.0 1e-40 -1e-45 1.0 2147483648.0 -2147483648.0 -1.5 -0.0 0.0 ", 9) +
+                "\n%t3 = reshape %t2 shape=[9 9]\n%t4 = min %t1 %t3\n%v12 = max %t4 0.0\n",
+            "engines-max"},
   });
 }
 
