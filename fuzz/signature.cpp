@@ -497,21 +497,25 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   // default data is positive).
   std::vector<InterpOptions> datas{{}};
   if (std::optional<InterpOptions> scrambled = scrambled_options(p)) datas.push_back(*scrambled);
-  auto fails_on_own_values = [&](const UOp& n) -> UOpRef {
-    for (bool computed : {false, true})
-      for (const InterpOptions& data : datas)
-        if (UOpRef alone = with_own_values(n, data, computed);
-            alone && fails(single_output(p, alone)))
-          return alone;
-    return nullptr;
+  // Loaded, computed, then loaded and read at two indices (read_twice: the copies of a reduce
+  // that share an accumulator, which the fresh and varied data may not tell apart).
+  // Each gives n alone and the value that failed (n, or n read twice).
+  auto fails_on_own_values = [&](const UOp& n) -> std::pair<UOpRef, UOpRef> {
+    for (int way : {0, 1, 2})
+      for (const InterpOptions& data : datas) {
+        UOpRef alone = with_own_values(n, data, way == 1);
+        UOpRef root = alone && way == 2 ? read_twice(alone) : alone;
+        if (root && fails(single_output(p, root))) return {alone, root};
+      }
+    return {};
   };
   for (const UOp* n : own_values ? order : std::vector<const UOp*>{}) {
-    UOpRef alone = fails_on_own_values(*n);
+    auto [alone, failed] = fails_on_own_values(*n);
     if (!alone) continue;
     if (std::optional<Located> at = wrong_fold(*n)) return at;
     if (std::optional<Located> at = failing_data(*alone)) return at;
     Located at{n->op};
-    if (plain) at.fails_plain = (*plain)(single_output(p, alone));
+    if (plain) at.fails_plain = (*plain)(single_output(p, failed));
     return at;
   }
   if (std::optional<Located> at = first_alone(Data::Literal)) return at;

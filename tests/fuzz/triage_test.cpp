@@ -1096,6 +1096,13 @@ TEST_F(Planted, AnOpWrongOnlyOnItsOwnValuesIsNamedByIt) {
             "%t0 = buffer 30 dtype=f32 slot=0\n%t1 = reshape %t0 shape=[3 2 5]\n"
             "%t2 = sqrt %t1\n%v4 = reduce %t2 op=max pop=2\n",
             "engines-reduce"},
+      // a reduce read at two indices, whose two copies share one accumulator, on scrambled
+      // inputs: the reduce alone on its own values, read twice; it was engines-permute
+      Named{Plant::UnrollSharedAccumulator,
+            "%t0 = buffer 144 dtype=i32 slot=0\n%t1 = reshape %t0 shape=[3 48]\n"
+            "%t2 = permute %t1 order=[1 0]\n%t3 = reduce %t2 op=max pop=1\n"
+            "%t4 = flip %t3 axes=[0]\n%v8 = or %t4 %t3\n",
+            "engines-reduce"},
       // a max whose C helper keeps its first operand on a tie, which C uses only on an
       // operand it computes (on a load it writes the max inline): the max alone on its
       // operand's own values, loaded, does not fail; they were engines-neg, -pad and -min
