@@ -660,10 +660,12 @@ Program generate(Choices& choices, const GenOptions& options) {
 
 namespace {
 
+// The widest interval an interval breaker tests: the room it shrinks is that many elements.
+constexpr int64_t kWidest = 1 << 16;
+
 // Whether x is an i32 value whose interval is neither a point nor wide (a buffer's: any i32),
 // so that an offset one past either end of it fits in a small buffer.
 bool narrow_interval(const UOp& x) {
-  constexpr int64_t kWidest = 1 << 16;
   const Interval& b = x.bounds;
   return x.dtype == DType::I32 && x.numel() > 0 && b.hi > b.lo && b.hi - b.lo <= kWidest;
 }
@@ -814,7 +816,6 @@ namespace {
 // text after p's: the interval of the sum is too narrow at an end when any interval rule of
 // those values' subgraphs is.
 std::string sum_of_narrow_values(const Program& p) {
-  constexpr int64_t kWidest = 1 << 16;
   std::string text, sum;
   int64_t width = 0;
   int terms = 0;
