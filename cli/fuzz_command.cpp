@@ -26,6 +26,7 @@
 
 #include "cli/crash_site.h"
 #include "cli/self_engine.h"
+#include "cli/shrink_memo.h"
 #include "cli/source.h"
 #include "compiler/backend.h"
 #include "fuzz/campaign.h"
@@ -74,6 +75,7 @@ struct Shared {
   std::atomic<bool> minimizing[kMaxJobs];         // shrinking a failure, not checking a program
   SeedStats stats[kMaxJobs];                      // each worker's own, read at the end
   char crash_sites[kMaxJobs][512];                // where uopc's own code crashed (crash_site.h)
+  ShrinkMemo shrunk;                              // written by the driver only
 };
 
 // One failure as workers send it: a header line, then the four texts.
@@ -83,17 +85,21 @@ struct Record {
   std::string signature;
   // Named, not yet shrunk: what the driver keeps if shrinking runs out of time.
   bool provisional = false;
+  // Not shrunk: failures of its signature were shrunk enough already (ShrinkMemo).
+  bool repeat = false;
 };
 
 std::string encode(const Record& r) {
   const Failure& f = r.failure;
   std::string opts = format_opts_choice(f.config.opts);
-  return std::string(r.provisional ? "P " : "R ") + std::to_string(r.seed) + " " +
-         std::to_string(f.config.threads) + " " + std::to_string(f.oracle.size()) + " " +
-         std::to_string(f.detail.size()) + " " + std::to_string(f.program.size()) + " " +
-         std::to_string(r.signature.size()) + " " + std::to_string(opts.size()) + " " +
-         std::to_string(f.log.size()) + "\n" + f.oracle + f.detail + f.program + r.signature +
-         opts + f.log;
+  return std::string(r.provisional ? "P "
+                     : r.repeat    ? "S "
+                                   : "R ") +
+         std::to_string(r.seed) + " " + std::to_string(f.config.threads) + " " +
+         std::to_string(f.oracle.size()) + " " + std::to_string(f.detail.size()) + " " +
+         std::to_string(f.program.size()) + " " + std::to_string(r.signature.size()) + " " +
+         std::to_string(opts.size()) + " " + std::to_string(f.log.size()) + "\n" + f.oracle +
+         f.detail + f.program + r.signature + opts + f.log;
 }
 
 // Takes the complete records off the front of `buffer`.
@@ -108,13 +114,14 @@ std::vector<Record> decode(std::string& buffer) {
     char kind = 0;
     if (std::sscanf(buffer.c_str(), "%c %llu %d %zu %zu %zu %zu %zu %zu", &kind, &seed, &threads,
                     &a, &b, &c, &d, &e, &g) != 9 ||
-        (kind != 'R' && kind != 'P'))
+        (kind != 'R' && kind != 'P' && kind != 'S'))
       break;
     if (buffer.size() < nl + 1 + a + b + c + d + e + g) break;
     size_t at = nl + 1;
     Record r;
     r.seed = seed;
     r.provisional = kind == 'P';
+    r.repeat = kind == 'S';
     r.failure.oracle = buffer.substr(at, a);
     r.failure.detail = buffer.substr(at += a, b);
     r.failure.program = buffer.substr(at += b, c);
@@ -338,6 +345,13 @@ Record provisionally(Record r, std::string signature) {
   return r;
 }
 
+// `r` kept as found, under the signature that failures named as it is were shrunk to.
+Record repeated(Record r, std::string shrunk_to) {
+  r.signature = std::move(shrunk_to);
+  r.repeat = true;
+  return r;
+}
+
 // A named failure of uopc's own oracles shrunk, then named again on the small program so that
 // the name speaks of ops it has.
 Record shrunk(Record r, const Program& p, Backend& backend, const ShrinkClock& clock) {
@@ -360,8 +374,10 @@ Record shrunk(Record r, const Program& p, Backend& backend, const ShrinkClock& c
 
 // The failure as a worker reports it: shrunk first when asked, and named.
 // A shrink that runs out of `clock` ends on what it reached, which the detail then says.
+// A failure whose signature before shrinking `memo` has shrunk enough is kept as found.
 Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend, Target* target,
-                   const OnNamed& named, const ShrinkClock& clock) {
+                   const OnNamed& named, const ShrinkClock& clock,
+                   const ShrinkMemo* memo = nullptr) {
   Record r{seed, std::move(f), ""};
   Program p;
   try {
@@ -376,8 +392,15 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   }
   if (target) {
     // Localizing and shrinking run the engine many times: until they end, the failure is kept
-    // under its outputs' name.
-    if (a.minimize) named(provisionally(r, by_outputs(r.failure, p)));
+    // under its outputs' name, then under the name localizing gives it before it is shrunk.
+    if (a.minimize) {
+      named(provisionally(r, by_outputs(r.failure, p)));
+      if (memo) {
+        std::string before = target_signature(r.failure, p, *target);
+        if (std::optional<std::string> to = memo->shrunk_enough(before)) return repeated(r, *to);
+        named(provisionally(r, before));
+      }
+    }
     // A failure named by an op it does not hold is reproduced by target_signature's witness,
     // shrunk in its turn: a file speaks of the ops it has.
     for (int pass = 0; pass < 2; ++pass) {
@@ -407,6 +430,8 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
   r.signature = failure_signature(r.failure, p, backend, config);
   // An expression (the symbolic oracle's) is not a program to shrink.
   if (!a.minimize || r.failure.oracle == "rejection" || r.failure.oracle == "symbolic") return r;
+  if (std::optional<std::string> to = memo ? memo->shrunk_enough(r.signature) : std::nullopt)
+    return repeated(r, *to);
   named(r);
   return shrunk(std::move(r), p, backend, clock);
 }
@@ -415,10 +440,10 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
 // trust what the bug may have broken, an interval say), the failure as found, named by its
 // oracle and outputs, with what broke: the bug it shows is not lost with the worker.
 Record named_record(uint64_t seed, const Failure& f, const FuzzArgs& a, Backend& backend,
-                    Target* target, const OnNamed& named) {
+                    Target* target, const OnNamed& named, const ShrinkMemo& memo) {
   try {
     ShrinkClock clock(shrink_limit(a));
-    Record r = make_record(seed, f, a, backend, target, named, clock);
+    Record r = make_record(seed, f, a, backend, target, named, clock, &memo);
     if (clock.cut()) r.failure.detail += clock.note();
     return r;
   } catch (const std::exception& e) {
@@ -610,8 +635,9 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
       r.provisional = true;
       write_all(fd, encode(r));
     };
-    Record record = named_record(seed, *f, a, *backend,
-                                 by_target(f->oracle) ? target.get() : nullptr, provisional);
+    Record record =
+        named_record(seed, *f, a, *backend, by_target(f->oracle) ? target.get() : nullptr,
+                     provisional, shared->shrunk);
     shared->started_ms[j] = 0;
     shared->minimizing[j] = false;
     write_all(fd, encode(record));
@@ -634,6 +660,7 @@ EngineConfig config_of(uint64_t seed, const FuzzArgs& a) {
 
 struct Group {
   int64_t count = 0;
+  int64_t repeats = 0;  // failures not shrunk, their signature shrunk enough
   Record smallest;
   bool written = false;
   std::string path;  // where its reproducer is
@@ -798,6 +825,7 @@ class Driver {
         w.unshrunk = std::move(r);
         continue;
       }
+      if (w.unshrunk) shared_->shrunk.record(w.unshrunk->signature, r.signature);
       w.unshrunk.reset();
       add(std::move(r));
     }
@@ -916,6 +944,7 @@ class Driver {
     r.signature = triage_.group_of(r.signature, r.failure.program);
     Group& g = groups_[r.signature];
     ++g.count;
+    g.repeats += r.repeat;
     if (g.count == 1 && g.smallest.failure.program.empty()) {
       g.smallest = r;
     } else if (!r.failure.program.empty() &&
@@ -1045,8 +1074,12 @@ class Driver {
     for (const auto& [signature, g] : groups_) {
       if (g.count == 0) continue;
       failures += g.count;
-      std::printf("signature %s: %lld failure%s%s%s\n", signature.c_str(),
-                  static_cast<long long>(g.count), g.count == 1 ? "" : "s",
+      std::string repeats = g.repeats == 0
+                                ? ""
+                                : " (" + std::to_string(g.count - g.repeats) + " shrunk, " +
+                                      std::to_string(g.repeats) + " more kept as found)";
+      std::printf("signature %s: %lld failure%s%s%s%s\n", signature.c_str(),
+                  static_cast<long long>(g.count), g.count == 1 ? "" : "s", repeats.c_str(),
                   g.path.empty() ? "" : ", reproducer ", g.path.c_str());
       if (shown++ >= 3) continue;
       const Record& r = g.smallest;
