@@ -583,16 +583,19 @@ std::string rule_word(std::string rule) {
 
 // The type rules a checker lets through: each variant break_one_rule makes of two small
 // programs (i32 and f32, rank 3) that `lets_through` says it does not refuse. (Sorted names,
-// spaces as '_'.)
-std::set<std::string> rules_let_through(
-    const std::function<bool(const std::string&)>& lets_through) {
+// spaces as '_'.) With `first_only`, the first such rule, if any.
+std::set<std::string> rules_let_through(const std::function<bool(const std::string&)>& lets_through,
+                                        bool first_only = false) {
   std::set<std::string> rules;
   for (const char* dtype : {"i32", "f32"}) {
     Program valid = parse_program(
         "%x = buffer 24 dtype=" + std::string(dtype) + " slot=0\n%m = reshape %x shape=[2 3 4]\n",
         "probe.uir");
-    for (const Broken& b : rule_breakers(valid, valid.statements.back(), 0))
-      if (lets_through(b.text)) rules.insert(rule_word(b.rule));
+    for (const Broken& b : rule_breakers(valid, valid.statements.back(), 0)) {
+      if (!lets_through(b.text)) continue;
+      rules.insert(rule_word(b.rule));
+      if (first_only) return rules;
+    }
   }
   return rules;
 }
@@ -1016,13 +1019,35 @@ std::optional<WrongArithmetic> wrong_arithmetic(const std::string& engine, const
 
 // The type rules an engine lets through (rules_let_through). Its answers do not change during
 // a campaign: each worker probes it once.
-const std::set<std::string>& rules_engine_lets_through(Target& target) {
+bool engine_lets_through(Target& target, const std::string& text) {
+  return check_target_rejects(text, "breaks a rule", target).has_value();
+}
+
+std::map<std::string, std::set<std::string>>& probed_rules() {
   static std::map<std::string, std::set<std::string>> probed;
+  return probed;
+}
+
+const std::set<std::string>& rules_engine_lets_through(Target& target) {
+  auto [at, fresh] = probed_rules().try_emplace(target.command());
+  if (fresh)
+    at->second = rules_let_through(
+        [&](const std::string& text) { return engine_lets_through(target, text); });
+  return at->second;
+}
+
+// Whether the engine lets any type rule through: rules_engine_lets_through(target) is not
+// empty, found with the probes up to the first rule let through.
+bool engine_lets_a_rule_through(Target& target) {
+  if (auto at = probed_rules().find(target.command()); at != probed_rules().end())
+    return !at->second.empty();
+  static std::map<std::string, bool> probed;
   auto [at, fresh] = probed.try_emplace(target.command());
   if (fresh)
-    at->second = rules_let_through([&](const std::string& text) {
-      return check_target_rejects(text, "breaks a rule", target).has_value();
-    });
+    at->second =
+        !rules_let_through(
+             [&](const std::string& text) { return engine_lets_through(target, text); }, true)
+             .empty();
   return at->second;
 }
 
@@ -1055,11 +1080,12 @@ ValueReach values_reach(const Program& p) {
 // engine that folds literals before checking knows the exact values).
 // Asked once per engine: its answers do not change during a campaign. None for an engine that
 // does not check the type rules at all (an adapter that trusts uopc's checks): it would let
-// every interval through.
+// every interval through. That is asked only of an engine that lets an interval through, so
+// that an engine that checks them all is not handed every rule's breakers too.
 const std::map<Op, Failure>& narrowed_interval_ops(Target& target) {
   static std::map<std::string, std::map<Op, Failure>> probed;
   auto [at, fresh] = probed.try_emplace(target.command());
-  if (!fresh || !rules_engine_lets_through(target).empty()) return at->second;
+  if (!fresh) return at->second;
   const std::string operands = "%a = stack -3 2 0\n%b = stack -4 5 1\n%c = stack true false true\n";
   for (const char* value :
        {"add %a %b", "sub %a %b", "mul %a %b", "max %a %b", "min %a %b", "neg %a", "idiv %a 2",
@@ -1070,6 +1096,7 @@ const std::map<Op, Failure>& narrowed_interval_ops(Target& target) {
     if (std::optional<Failure> f = interval_let_through(p, target, &reach))
       at->second.emplace(p.statements.back().node->op, *f);
   }
+  if (!at->second.empty() && engine_lets_a_rule_through(target)) at->second.clear();
   return at->second;
 }
 
