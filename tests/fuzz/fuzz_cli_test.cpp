@@ -126,7 +126,8 @@ TEST(FuzzCli, AForeignCorpusFileIsLeftAlone) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/engines-permute.uir") << "not a reproducer\n";
-  auto c = run_uopc("fuzz --plant permute_inverse --seconds 10 --seed 5 --corpus " + dir);
+  auto c = run_uopc(
+      "fuzz --plant permute_inverse --max-programs 200 --seconds 10 --seed 5 --corpus " + dir);
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_NE(c.err.find("left alone, not taken as a reproducer"), std::string::npos) << c.err;
   EXPECT_EQ(testing::read_file(dir + "/engines-permute.uir"), "not a reproducer\n");
@@ -634,7 +635,9 @@ TEST(FuzzCampaign, KeepsOneReproducerPerSignature) {
   std::string dir = ::testing::TempDir() + "/uopc-corpus";
   std::filesystem::remove_all(dir);
   std::string args =
-      "fuzz --plant shrink_offset_sign --seconds 6 --jobs 2 --seed 11 --minimize --corpus " + dir;
+      "fuzz --plant shrink_offset_sign --max-programs 1500 --seconds 30 --jobs 2 --seed 11 "
+      "--minimize --corpus " +
+      dir;
   auto c = testing::run_uopc(args);
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   int signatures = count_lines_starting(c.out, "signature ");
@@ -850,7 +853,7 @@ TEST(FuzzCampaign, ACrashIsOneFileNamedByItsOp) {
     std::string dir = ::testing::TempDir() + "/crash-corpus";
     std::filesystem::remove_all(dir);
     auto c = run_uopc(
-        "fuzz --plant mod_minus_one_traps --seconds 60 --max-programs 250 --jobs 2 --seed 5 " +
+        "fuzz --plant mod_minus_one_traps --seconds 60 --max-programs 120 --jobs 2 --seed 5 " +
         std::string(minimize ? "--minimize " : "") + "--corpus " + dir);
     EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
     EXPECT_NE(c.out.find(" disagreements in 1 signature"), std::string::npos) << c.out;
@@ -878,7 +881,7 @@ TEST(TargetProtocol, UnsupportedIsSkippedAndACrashIsNamedBySignal) {
                                  run + " \"$1\"\n");
   std::string dir = ::testing::TempDir() + "/protocol-corpus";
   std::filesystem::remove_all(dir);
-  auto c = testing::run_uopc("fuzz --seconds 30 --max-programs 150 --seed 3 --target " + picky +
+  auto c = testing::run_uopc("fuzz --seconds 30 --max-programs 40 --seed 3 --target " + picky +
                              " --corpus " + dir);
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   EXPECT_EQ(c.out.find(" 0 skipped"), std::string::npos) << c.out;
@@ -916,12 +919,12 @@ TEST(TargetProtocol, AHangingEngineIsKilledWithItsChildren) {
   std::filesystem::remove(marker);
   auto started = std::chrono::steady_clock::now();
   auto c = testing::run_uopc(
-      "fuzz --seconds 20 --max-programs 6 --seed 5 --time-limit 1 "
+      "fuzz --seconds 20 --max-programs 6 --seed 5 --time-limit 0.5 "
       "--keep-going --out-dir " +
       ::testing::TempDir() + " --target " + hang);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
-  EXPECT_NE(c.out.find("ran past the 1 s time limit"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("ran past the 0.5 s time limit"), std::string::npos) << c.out;
   EXPECT_LT(took, 60) << c.out;
   // no sleeper is left behind in the engine's group (its odd duration tells it from others)
   EXPECT_NE(std::system("pgrep -f '[s]leep 300[.]25' >/dev/null"), 0);
