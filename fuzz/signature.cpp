@@ -422,11 +422,24 @@ enum class Data { Fresh, Staged, Literal };
 // fails by itself on its sources' own values; then on varied values as bare literals; failing
 // that, the needed_node of the first whose value (with its whole subgraph) fails, or of the
 // whole program.
+// The nodes a failure of p is looked for at, sources before users: those under the outputs
+// that fail alone, when p has several and some do. Each node is tried in many ways, each a run
+// of the engine, so the outputs that do not fail (the seven right expressions of eight) are
+// left out for one run each.
+std::vector<const UOp*> suspects(const Program& p, const Test& fails) {
+  std::vector<UOpRef> roots = p.roots(), failing;
+  if (roots.size() > 1)
+    for (const UOpRef& root : roots)
+      if (fails(single_output(p, root))) failing.push_back(root);
+  std::vector<const UOp*> order;
+  for (const UOp* n : topo_order(failing.empty() ? roots : failing))
+    if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
+  return order;
+}
+
 std::optional<Located> localize(const Program& p, const Test& fails, const Test* plain = nullptr,
                                 const KindsOf* kinds_of = nullptr, bool own_values = false) {
-  std::vector<const UOp*> order;
-  for (const UOp* n : topo_order(p.roots()))
-    if (n->op != Op::Const && n->op != Op::Buffer && n->op != Op::Assert) order.push_back(n);
+  std::vector<const UOp*> order = suspects(p, fails);
   // The default data first; varied data only when that finds nothing, as each probe costs a
   // run (a process, for an external engine).
   // `twice`: the node read at two indices (read_twice), not once.

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <tuple>
 
 #include "fuzz/gen.h"
@@ -587,6 +589,30 @@ TEST(TargetSignature, LocalizesThroughTheTarget) {
     ASSERT_TRUE(f) << c.text;
     EXPECT_EQ(target_signature(*f, p, target), c.signature) << c.text;
   }
+}
+
+// A failure at one output of several is looked for under that output: the right outputs cost
+// the engine one run each, not a run for each way each of their nodes is tried alone.
+TEST(TargetSignature, OnlyTheFailingOutputsAreSearched) {
+  std::string counter = ::testing::TempDir() + "/engine-runs";
+  Target target("sh -c 'echo >> " + counter + " && exec " + std::string(UOPC_BINARY_PATH) +
+                    " run --backend tcc --plant div_div_unchecked \"$0\"'",
+                false, 10);
+  const std::string failing =
+      "%t0 = stack -2147483648 0\n%t1 = idiv %t0 3\n%v = idiv %t1 1073741824\n";
+  auto runs_to_name = [&](const std::string& text) {
+    std::filesystem::remove(counter);
+    EXPECT_EQ(signature_through(target, text), "target-division") << text;
+    std::ifstream in(counter);
+    return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+  };
+  runs_to_name(failing);  // the engine's probes, asked once
+  std::string right;
+  for (const char* op : {"add", "mul", "max"})
+    right += "%" + std::string(op) + " = " + op + " %a %b\n";
+  auto alone = runs_to_name(failing);
+  auto beside = runs_to_name("%a = stack 1 2 3\n%b = stack 4 -5 6\n" + right + failing);
+  EXPECT_LE(beside, alone + 4) << alone;
 }
 
 // An engine that hands its kernels the wrong data (here every buffer of slot 0 reads slot 7's)
