@@ -645,16 +645,22 @@ void worker(int j, uint64_t first_seed, const FuzzArgs& a, Shared* shared, int f
   }
 }
 
+// The program of a seed as the campaign draws it, `choices` left past it.
+Program seed_program(uint64_t seed, RandomChoices& choices, const FuzzArgs& a) {
+  return a.target.empty() ? generate(choices, gen_options(a))
+                          : target_program(seed, choices, gen_options(a));
+}
+
 // The program of a seed, for a worker that died on it.
 std::string program_of(uint64_t seed, const FuzzArgs& a) {
   RandomChoices choices(seed);
-  return print_program(generate(choices, gen_options(a)));
+  return print_program(seed_program(seed, choices, a));
 }
 
 // How the compiled engine ran the program of a seed.
 EngineConfig config_of(uint64_t seed, const FuzzArgs& a) {
   RandomChoices choices(seed);
-  generate(choices, gen_options(a));
+  seed_program(seed, choices, a);
   return draw_engine_config(choices);
 }
 

@@ -63,9 +63,14 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
 std::optional<Failure> check_input(Choices& choices, Backend& backend,
                                    const Steering& steering = {}, Seen* seen = nullptr);
 
+// The program a campaign against an external engine checks for `seed`, drawn from `choices`
+// (made from the seed): generate()'s, or on every eighth seed expressions_program()'s.
+Program target_program(uint64_t seed, Choices& choices, const GenOptions& gen);
+
 // The program of one seed against an external engine (check_target), under the settings
 // draw_engine_config draws (the plain ones for a persistent engine); with `rejection`, on
-// every fourth seed also a variant of it that breaks one type rule (check_target_rejects).
+// every fourth seed also a variant of it that breaks one type rule (check_target_rejects), and
+// on every eighth a program of literals that tests the interval rules.
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,
                                          bool rejection = false, bool* skipped = nullptr);
 

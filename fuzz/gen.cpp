@@ -52,6 +52,19 @@ class Generator {
     return std::move(p_);
   }
 
+  // `count` expression values (expression_value), each an output.
+  Program expressions(int count) {
+    p_.file = "expressions.uir";
+    int outputs = 0;
+    for (int tries = 0; outputs < count && tries < kMaxTries * count; ++tries) {
+      UOpRef e = expression_value();
+      if (e->src.empty() || e->numel() > o_.max_numel || !kept(e)) continue;
+      add(e);
+      ++outputs;
+    }
+    return std::move(p_);
+  }
+
  private:
   // ---- bookkeeping
   void add(const UOpRef& node) {
@@ -840,6 +853,13 @@ std::string sum_of_narrow_values(const Program& p) {
 }
 
 }  // namespace
+
+Program expressions_program(Choices& choices, const GenOptions& gen) {
+  if (!gen.steering.allows(DType::I32) || !gen.steering.allows(Op::Stack))
+    return generate(choices, gen);
+  Program p = Generator(choices, gen).expressions(kExpressionsPerProgram);
+  return p.statements.empty() ? generate(choices, gen) : p;
+}
 
 std::optional<Broken> break_an_interval_rule(Choices& c, const GenOptions& gen) {
   if (!gen.steering.allows(DType::I32)) return std::nullopt;

@@ -31,6 +31,16 @@ struct GenOptions {
 
 Program generate(Choices& choices, const GenOptions& options = {});
 
+// A program of kExpressionsPerProgram integer expressions of the symbolic oracle's kind, each
+// an output computed elementwise over stacks of values of its variables, both ends of their
+// bounds among them: an engine whose simplifier drops a side condition (a remainder that
+// wraps, a product of divisors that overflows) gives a wrong value there, which only the
+// engine's values show when no symbolic oracle can read its rules. generate()'s programs hold
+// such an expression in one source of 16. A default program when the steering leaves out i32
+// or stack.
+constexpr int kExpressionsPerProgram = 8;
+Program expressions_program(Choices& choices, const GenOptions& gen);
+
 // A program that breaks exactly one type rule: `valid` printed, plus one bad statement.
 // `rule` says which rule it breaks, for messages.
 struct Broken {

@@ -767,6 +767,21 @@ TEST(FuzzTarget, SignaturesNameOnlyOpsOfTheReproducer) {
   EXPECT_EQ(files, 1) << c.out;
 }
 
+// A campaign through an engine checks a program of integer expressions on every eighth seed
+// (5, 13, ..., 61, ..., 189): an engine whose simplifier drops a side condition is found by
+// the values it prints, as no symbolic oracle reads its rules. `--replay` checks that program.
+TEST(FuzzTarget, ExpressionProgramsShowAnEnginesUncheckedRewrites) {
+  std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
+  for (auto [plant, seed] :
+       {std::pair{"divmod_split_unchecked", "61"}, std::pair{"div_div_unchecked", "189"}}) {
+    std::string replay = "fuzz --replay " + std::string(seed) + " --target '" + run;
+    auto found = testing::run_uopc(replay + " --plant " + plant + "'");
+    EXPECT_EQ(found.exit_code, 1) << plant << found.out << found.err;
+    EXPECT_NE(found.out.find(" = idiv "), std::string::npos) << found.out;
+    EXPECT_EQ(testing::run_uopc(replay + "'").exit_code, 0) << plant;
+  }
+}
+
 // The one file a campaign with `--rejection` left in `dir`, checked: a small reproducer that
 // uopc refuses, whose replay line fails against the engine and passes against `uopc run`.
 void expect_one_rejection_file(const std::string& dir, const std::string& engine) {

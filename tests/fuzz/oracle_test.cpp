@@ -242,6 +242,27 @@ TEST(Oracles, GeneratedExpressionsShowAnUncheckedRewriteByValue) {
   EXPECT_GT(found_at, 0) << "no program of the first 3000 seeds showed divmod_split_unchecked";
 }
 
+// A campaign through an external engine has no symbolic oracle to read the engine's rules:
+// every eighth program it checks is expressions only, each side condition's bug shown by
+// values. Such programs show each unchecked side condition at least ten times as often as
+// generated ones (measured over 2,000 seeds: 92 and 69 of them, against 4 of 8,000 each).
+TEST(Oracles, ExpressionProgramsShowUncheckedRewritesByValue) {
+  std::unique_ptr<Backend> backend = make_backend("tcc");
+  for (Plant plant : {Plant::DivmodSplitUnchecked, Plant::DivDivUnchecked}) {
+    int shown = 0;
+    for (uint64_t seed = 1; seed <= 300; ++seed) {
+      RandomChoices choices(seed);
+      Program p = expressions_program(choices, {});
+      EXPECT_EQ(p.roots().size(), static_cast<size_t>(kExpressionsPerProgram)) << seed;
+      set_plant(plant);
+      shown += check_engines(p, *backend).has_value();
+      set_plant(Plant::None);
+      EXPECT_FALSE(check_engines(p, *backend)) << print_program(p);
+    }
+    EXPECT_GE(shown, 3) << plant_name(plant);
+  }
+}
+
 // intervals_left finds for the nodes of an expression together what interval_holds finds for
 // each node alone, whether the points are few enough to enumerate or sampled; with an interval
 // rule planted wrong, some nodes leave their interval.
