@@ -635,7 +635,7 @@ TEST(FuzzCampaign, KeepsOneReproducerPerSignature) {
   std::string dir = ::testing::TempDir() + "/uopc-corpus";
   std::filesystem::remove_all(dir);
   std::string args =
-      "fuzz --plant shrink_offset_sign --max-programs 1500 --seconds 30 --jobs 2 --seed 11 "
+      "fuzz --plant shrink_offset_sign --max-programs 800 --seconds 30 --jobs 2 --seed 11 "
       "--minimize --corpus " +
       dir;
   auto c = testing::run_uopc(args);
