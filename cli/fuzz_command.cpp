@@ -660,8 +660,8 @@ std::string program_of(uint64_t seed, const FuzzArgs& a) {
 // How the compiled engine ran the program of a seed.
 EngineConfig config_of(uint64_t seed, const FuzzArgs& a) {
   RandomChoices choices(seed);
-  seed_program(seed, choices, a);
-  return draw_engine_config(choices);
+  Program p = seed_program(seed, choices, a);
+  return draw_engine_config(choices, p);
 }
 
 struct Group {

@@ -7,7 +7,51 @@
 
 namespace uopc {
 
-EngineConfig draw_engine_config(Choices& c) {
+namespace {
+
+// The sizes of a program that each option applies to, so that a drawn factor can be one that
+// takes effect (fit_opts drops a factor that does not divide its size).
+struct OptionSizes {
+  std::vector<int64_t> axis[4];       // a node's size along each output axis
+  std::vector<int64_t> reduce_last;   // a reduce's innermost popped axis (unroll)
+  std::vector<int64_t> reduce_first;  // a reduce's first popped axis (block)
+};
+
+OptionSizes option_sizes(const Program& p) {
+  OptionSizes s;
+  for (const UOp* n : topo_order(p.roots())) {
+    for (size_t k = 0; k < n->shape.size() && k < 4; ++k) s.axis[k].push_back(n->shape[k]);
+    if (n->op != Op::Reduce || n->pop() == 0) continue;
+    s.reduce_last.push_back(n->src[0]->shape[static_cast<size_t>(n->pop() - 1)]);
+    s.reduce_first.push_back(n->src[0]->shape[0]);
+  }
+  return s;
+}
+
+// The factors in [2, 8] that divide one of `sizes` (and are smaller than it, if `proper`).
+std::vector<int64_t> dividing(const std::vector<int64_t>& sizes, bool proper) {
+  std::vector<int64_t> out;
+  for (int64_t f = 2; f <= 8; ++f)
+    for (int64_t size : sizes)
+      if (size % f == 0 && (size > f || (!proper && size == f))) {
+        out.push_back(f);
+        break;
+      }
+  return out;
+}
+
+// Half the time a factor that fits some size of the program, when one does; otherwise one of
+// `any`, which exercises the options' fitting as well.
+int64_t factor(Choices& c, const std::vector<int64_t>& fitting, const std::vector<int64_t>& any) {
+  if (!fitting.empty() && c.coin()) return c.pick(fitting);
+  return c.pick(any);
+}
+
+const std::vector<int64_t> kSmall{2, 3, 4};
+
+}  // namespace
+
+EngineConfig draw_engine_config(Choices& c, const Program& p) {
   EngineConfig config;
   config.threads = 3;
   int64_t mode = c.range(0, 5);
@@ -18,16 +62,19 @@ EngineConfig draw_engine_config(Choices& c) {
   }
   config.opts.mode = OptsChoice::Mode::Fixed;
   Opts& o = config.opts.fixed;
+  OptionSizes sizes = option_sizes(p);
   for (int axis = 0; axis < 4; ++axis)
-    if (c.one_in(3)) o.upcast[axis] = c.range(2, 4);
+    if (c.one_in(3)) o.upcast[axis] = factor(c, dividing(sizes.axis[axis], false), kSmall);
   if (c.coin()) {
-    o.unroll = c.range(2, 4);
+    o.unroll = factor(c, dividing(sizes.reduce_last, false), kSmall);
     o.unroll_in_order = c.coin();
   }
-  if (c.one_in(3))
-    o.tile[static_cast<int>(c.range(0, 3))] = c.pick(std::vector<int64_t>{2, 3, 4, 6, 8});
+  if (c.one_in(3)) {
+    int axis = static_cast<int>(c.range(0, 3));
+    o.tile[axis] = factor(c, dividing(sizes.axis[axis], true), {2, 3, 4, 6, 8});
+  }
   if (c.coin()) o.thread = static_cast<int>(c.range(0, 2));
-  if (c.one_in(3)) o.block = c.range(2, 4);
+  if (c.one_in(3)) o.block = factor(c, dividing(sizes.reduce_first, true), kSmall);
   // Small tables: the generator's stacks are far shorter than the default threshold.
   if (c.one_in(3)) o.table = c.range(1, 8);
   return config;
@@ -52,7 +99,7 @@ std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOpti
   Program p = generate(choices, gen);
   if (auto f = check_steering(p, gen.steering)) return f;
   if (stats) count_edges(p, stats->edges);
-  if (auto f = check_engines(p, backend, draw_engine_config(choices))) return f;
+  if (auto f = check_engines(p, backend, draw_engine_config(choices, p))) return f;
   if (auto f = check_roundtrip(p)) return f;
   if (seed % 4 != 0) return std::nullopt;
   if (auto f = check_bounds(p)) return f;
@@ -83,7 +130,7 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend, const Ste
   gen.steering = steering;
   Program p = generate(choices, gen);
   if (auto f = check_steering(p, steering)) return f;
-  EngineConfig config = draw_engine_config(choices);
+  EngineConfig config = draw_engine_config(choices, p);
   auto program = [&] { return check_program(p, backend, false, config); };
   std::string printed = print_program(p);
   if (auto f = once("program " + config.flags() + "\n" + printed, program)) return f;
@@ -109,7 +156,7 @@ std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, T
   if (auto f = check_steering(p, gen.steering)) return f;
   // As uopc's own engine is run (check_seed); a persistent engine keeps its settings from one
   // start to the next, so it gets the plain ones throughout.
-  EngineConfig config = draw_engine_config(choices);
+  EngineConfig config = draw_engine_config(choices, p);
   if (target.persistent()) config = {};
   if (auto f = check_target(p, target, skipped, config)) return f;
   // Every fourth program breaks a rule of its own; every eighth, two further on, tests interval

@@ -35,9 +35,10 @@ struct CampaignResult {
 CampaignResult run_campaign(const CampaignOptions& options);
 
 // How the compiled engine runs a generated program: the plain lowering, --opts auto, or
-// random options (upcast, unroll, tile, thread and block of small factors, so they fit the small
-// shapes programs have), on 3 threads, which split small thread loops unevenly.
-EngineConfig draw_engine_config(Choices& choices);
+// random options (upcast, unroll, tile, thread and block of small factors, half of them chosen
+// among those that divide a size of `p` they apply to, so that they take effect), on 3
+// threads, which split small thread loops unevenly.
+EngineConfig draw_engine_config(Choices& choices, const Program& p);
 
 // The oracles on the program of one seed, run as draw_engine_config says: engines (with
 // memory and cost) and round trip

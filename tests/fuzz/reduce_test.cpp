@@ -43,7 +43,7 @@ std::optional<Large> large_failure(Backend& backend) {
       if (auto f = check_rejected(b.text, b.rule)) return Large{b.text, f->oracle, {}};
       continue;
     }
-    EngineConfig config = draw_engine_config(c);
+    EngineConfig config = draw_engine_config(c, p);
     if (auto f = check_program(p, backend, true, config))
       return Large{f->program, f->oracle, config};
   }
