@@ -715,6 +715,15 @@ const std::vector<Program>& option_probes() {
   return probes;
 }
 
+// Whether the probes that end in `op` fail on the plain lowering: then the op's rule is wrong,
+// even where a failure of it showed only under options (a reduce that indexes its popped axes
+// last is right on a whole-tensor reduce, which an unroll or a block then breaks).
+bool fails_plain_on_probes(Op op, const FailsWith& fails) {
+  for (const Program& probe : option_probes())
+    if (probe.statements.back().node->op == op && fails(probe, {})) return true;
+  return false;
+}
+
 std::string fewest_option_kinds(const EngineConfig& least, const FailsWith& fails) {
   std::string all = option_kinds(least);
   std::vector<std::string> kinds;
@@ -1168,7 +1177,8 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
       return fewest_option_kinds(least_for(alone), fails_with);
     };
     std::optional<Located> at = localize(p, fails_under(f.config), &plain, &kinds_of, true);
-    if (at && at->fails_plain) return prefix + op_family(at->op);
+    if (at && (at->fails_plain || fails_plain_on_probes(at->op, fails_with)))
+      return prefix + op_family(at->op);
     return prefix + (at && !at->kinds.empty() ? at->kinds : kinds);
   }
   std::optional<Located> at = localize(p, fails_under(least), nullptr, nullptr, true);
@@ -1275,7 +1285,8 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
     std::string kinds = fewest_option_kinds(least, fails_with);
     if (!kinds.empty()) {
       std::optional<Located> at = culprit(family, p, backend, config, true, &kinds_of);
-      if (at && at->fails_plain) return family + "-" + std::string(op_name(at->op));
+      if (at && (at->fails_plain || fails_plain_on_probes(at->op, fails_with)))
+        return family + "-" + std::string(op_name(at->op));
       return family + "-" + (at && !at->kinds.empty() ? at->kinds : kinds);
     }
   }

@@ -133,6 +133,16 @@ TEST_F(Planted, AnOpThatFailsWithoutOptionsIsNamedByTheOp) {
     ASSERT_TRUE(f) << opts;
     EXPECT_EQ(failure_signature(*f, p, *tcc, config), "engines-reduce") << opts;
   }
+  // Reproducers campaigns left as engines-upcast and engines-block: computed alone with one
+  // more axis these reduces happen to fold the right values, and the probes of many shapes
+  // show the reduce wrong without options.
+  expect_signature_under(
+      Plant::ReduceTrailingAxes,
+      {{"%t0 = buffer 96 slot=0\n%t1 = reshape %t0 shape=[2 4 3 4]\n%v3 = reduce %t1 op=max "
+        "pop=4\n",
+        "unroll=2:ordered"},
+       {"%t0 = buffer 150 dtype=i32 slot=1\n%v4 = reduce %t0 op=min pop=1\n", "block=3"}},
+      "engines-reduce");
 }
 
 // The options a failure needs are those of the op where it shows, computed alone: here a thread
@@ -910,6 +920,9 @@ TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
            // a wrong rule that options only exposed is the op's
            Case{"flip_off_by_one", "%x = buffer 6\n%f = flip %x axes=[0]\n", "upcast=0:2",
                 "target-flip"},
+           // a whole reduce is right under this plant, the same reduce over one more axis is not
+           Case{"reduce_trailing_axes", "%x = buffer 150 dtype=i32 slot=1\n%r = reduce %x op=min\n",
+                "block=3", "target-reduce"},
            // a max wrong on a NaN, which fresh and varied inputs never hold: on the operands'
            // own values (a reduce's: its fold's steps) it fails without the options too
            Case{"minmax_reversed", "%t0 = stack nan nan\n%v5 = reduce %t0 op=max pop=1\n",
