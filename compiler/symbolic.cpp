@@ -114,8 +114,8 @@ void fold_div_mod_pairs(Linear& l) {
     int64_t c = positive_divisor(q);
     if (c == 0) continue;
     for (auto& [r, kr] : l.terms) {
-      if (r->op != Op::Mod || kr == 0 || r->src[0] != q->src[0] || positive_divisor(r) != c)
-        continue;
+      if (r->op != Op::Mod || kr == 0 || positive_divisor(r) != c) continue;
+      if (r->src[0] != q->src[0] && !planted(Plant::DivmodPairAnyDividend)) continue;
       if (kq != kr * static_cast<uint32_t>(c)) continue;
       whole.emplace_back(q->src[0], kr);
       kq = 0;

@@ -74,6 +74,28 @@ class ExprGen {
 
   UOpRef leaf() { return c_.one_in(3) ? lit(constant()) : c_.pick(vars_); }
 
+  // A subterm built earlier in this expression, so that parts repeat as a kernel's index
+  // reuses its ranges, and the rules that need two equal parts see them, or nearly.
+  UOpRef shared(int depth) {
+    if (pool_.empty()) return any(depth);
+    return c_.pick(pool_);
+  }
+
+  // An operand that is x half the time and otherwise a near miss: another subterm, x moved
+  // by a little, or another variable. A rule whose side condition asks for the same x twice
+  // is then tried where the condition holds and where it narrowly does not.
+  UOpRef same_or_near(const UOpRef& x, int depth) {
+    if (c_.coin()) return x;
+    switch (c_.range(0, 2)) {
+      case 0:
+        return shared(depth);
+      case 1:
+        return alu(Op::Add, {x, lit(c_.coin() ? 1 : -1)});
+      default:
+        return c_.pick(vars_);
+    }
+  }
+
   // e shifted so that its bounds touch (or just cross) an end of i32.
   UOpRef edge(const UOpRef& e) {
     const Interval& b = e->bounds;
@@ -83,8 +105,14 @@ class ExprGen {
   }
 
   UOpRef any(int depth) {
+    UOpRef e = fresh(depth);
+    if (depth > 0 && pool_.size() < 8) pool_.push_back(e);
+    return e;
+  }
+
+  UOpRef fresh(int depth) {
     if (depth <= 0) return leaf();
-    switch (c_.range(0, 19)) {
+    switch (c_.range(0, 20)) {
       case 0:
         return leaf();
       case 1:
@@ -124,6 +152,8 @@ class ExprGen {
         return divided_sum(depth);
       case 15:
         return cast(alu(Op::Cmplt, {any(depth - 1), any(depth - 1)}), DType::I32);
+      case 19:
+        return shared(depth - 1);
       default:
         return scaled_sum(depth, divisor());
     }
@@ -180,13 +210,14 @@ class ExprGen {
     return alu(c_.coin() ? Op::Idiv : Op::Mod, {inner, lit(b)});
   }
 
-  // (x // d) * (d*k) + (x % d) * k, which is x * k exactly when the divisors match.
+  // (x // d) * (d*k) + (y % d) * k, which is x * k exactly when the divisors match and y is x.
   UOpRef divmod_pair(int depth) {
     UOpRef x = any(depth - 1);
+    UOpRef y = c_.one_in(4) ? same_or_near(x, depth - 1) : x;
     int64_t d = divisor(), k = c_.coin() ? 1 : constant();
     int64_t d2 = c_.one_in(4) ? divisor() : d;
     UOpRef q = alu(Op::Mul, {alu(Op::Idiv, {x, lit(d)}), lit(d2 * k)});
-    UOpRef r = alu(Op::Mul, {alu(Op::Mod, {x, lit(d2)}), lit(k)});
+    UOpRef r = alu(Op::Mul, {alu(Op::Mod, {y, lit(d2)}), lit(k)});
     return c_.coin() ? alu(Op::Add, {q, r}) : alu(Op::Add, {r, q});
   }
 
@@ -207,6 +238,7 @@ class ExprGen {
 
   Choices& c_;
   std::vector<UOpRef> vars_;
+  std::vector<UOpRef> pool_;
 };
 
 }  // namespace

@@ -2,9 +2,9 @@
 // condition, a remainder's range check, an overflow decision, NaN and -0 order in max and
 // min, the constant tables no generated stack was long enough to reach, a kernel that kills
 // its process, an equality decided where the generator's expressions hid the decision, a helper
-// that breaks a tie the wrong way) are each found by every driver of the one generator: the
-// seeded PRNG of campaigns, RapidCheck, and bytes (the input mapping of the fuzz_diff libFuzzer
-// target).
+// that breaks a tie the wrong way, a rule that takes two different dividends for one) are each
+// found by every driver of the one generator: the seeded PRNG of campaigns, RapidCheck, and bytes
+// (the input mapping of the fuzz_diff libFuzzer target).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -27,17 +27,12 @@ namespace {
 // The most inputs each driver may need; each stops at its first failure.
 constexpr int64_t kBudget = 20000;
 
-const Plant kPlants[] = {Plant::DivDivUnchecked,
-                         Plant::DivmodSplitUnchecked,
-                         Plant::OverflowDecisionSub,
-                         Plant::MinmaxReversed,
-                         Plant::TableBroadcastFirstAxis,
-                         Plant::PadBoundsIgnoreFill,
-                         Plant::MulIntervalTwoCorners,
-                         Plant::NotBitwise,
-                         Plant::ModMinusOneTraps,
-                         Plant::EqualBoundsTouching,
-                         Plant::MaxHelperTies};
+const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnchecked,
+                         Plant::OverflowDecisionSub,     Plant::MinmaxReversed,
+                         Plant::TableBroadcastFirstAxis, Plant::PadBoundsIgnoreFill,
+                         Plant::MulIntervalTwoCorners,   Plant::NotBitwise,
+                         Plant::ModMinusOneTraps,        Plant::EqualBoundsTouching,
+                         Plant::MaxHelperTies,           Plant::DivmodPairAnyDividend};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();
