@@ -241,9 +241,9 @@ std::vector<UOpRef> with_each_axis_first(const UOpRef& n) {
 // In a failing subgraph that no node fails alone, the node furthest back without which the
 // failure goes away: given as literals instead of computed, and given as a fresh input buffer
 // (literals read by a stray index give some literal, where a buffer fails its bounds check), the
-// failure is gone both ways. What comes before it computes what it should, and the failure
-// needs its computed value (a reduce whose copies share an accumulator, read at two indices by a
-// cmpeq). The root, when given, when no other is; else null.
+// failure is gone both ways, and with the literals of either input data. What comes before it
+// computes what it should, and the failure needs its computed value (a reduce whose copies share an
+// accumulator, read at two indices by a cmpeq). The root, when given, when no other is; else null.
 const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root = nullptr) {
   std::vector<const UOp*> nodes = topo_order(whole.roots());
   auto probed = [&](const UOp* m) {
@@ -258,10 +258,18 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
       if (UOpRef l = nested_literals(*m); l && l.get() != m) it->second = l;
     return it->second;
   };
+  // The literals of the scrambled data too: a failure that shows only on that data (a max over
+  // columns that the default data makes all equal) would be gone with the default data's
+  // literals whichever node they replace.
+  std::optional<InterpOptions> scrambled = scrambled_options(whole);
   auto gone_without = [&](const UOp* m, std::unordered_map<const UOp*, UOpRef> given) {
     given[m] = literals_of(m);
     Program without = replace_nodes(whole, given);
     if (fails(without)) return false;
+    if (UOpRef l = scrambled ? nested_literals(*m, *scrambled) : nullptr; l && l.get() != m) {
+      given[m] = l;
+      if (fails(replace_nodes(whole, given))) return false;
+    }
     if (m->numel() == 0) return true;
     given[m] = fresh_input(m->dtype, m->shape, free_slot(without));
     return !fails(replace_nodes(whole, given));

@@ -486,6 +486,24 @@ TEST_F(Planted, TheOnlyReaderOfABufferIsNotNeededForItsData) {
                          "engines-reduce");
 }
 
+// A failure only the scrambled data shows (the default data gives every column of 23 the same
+// max): the permute before the reduce is not needed, though its value as the default data's
+// literals makes the failure go away; as the scrambled data's it does not.
+TEST_F(Planted, ANodeIsNeededOnlyIfItsLiteralsOfEitherDataHideTheFailure) {
+  expect_signature_under(Plant::UnrollSharedAccumulator,
+                         {{"%x = buffer 69 dtype=i32\n%m = reshape %x shape=[3 23]\n"
+                           "%p = permute %m order=[1 0]\n%r = reduce %p op=max pop=1\n"
+                           "%c = reshape %r shape=[3 1]\n%d = sub %m %c\n"
+                           "%v = shrink %d 0 0 shape=[2 1]\n",
+                           "upcast=0:2"},
+                          {"%x = buffer 69 dtype=f32\n%m = reshape %x shape=[3 23]\n"
+                           "%p = permute %m order=[1 0]\n%r = reduce %p op=max pop=1\n"
+                           "%c = reshape %r shape=[3 1]\n%e = expand %c shape=[3 23]\n"
+                           "%v = stack %m %e\n",
+                           "upcast=1:3"}},
+                         "engines-reduce");
+}
+
 // A reduce read back through reshapes whose indices were left unsimplified is redone in a loop
 // it does not depend on. Without options the stack below gets the reduce a kernel of its own;
 // upcast, the stack is no loop and the reduce is computed in the stack's kernel, where it is
