@@ -463,11 +463,21 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
       }
     return std::nullopt;
   };
-  // Whether n fails alone without options, on any of the data.
+  // The values a failure with scrambled inputs met are those inputs' (a sqrt's NaN where the
+  // default data is positive).
+  std::vector<InterpOptions> datas{{}};
+  if (std::optional<InterpOptions> scrambled = scrambled_options(p)) datas.push_back(*scrambled);
+  // Whether n fails alone without options, on any of the data, or on its own values (which may
+  // be the only data that tells its elements apart: a bool min over 27 elements of any probe
+  // pattern is false everywhere).
   auto fails_plain = [&](const UOp& n) {
     for (Data inputs : {Data::Fresh, Data::Staged, Data::Literal})
       for (bool twice : {false, true})
         if (alone_fails(n, *plain, inputs, twice)) return true;
+    for (const InterpOptions& data : datas)
+      if (UOpRef alone = with_own_values(n, data))
+        for (const UOpRef& root : {alone, read_twice(alone)})
+          if (root && (*plain)(single_output(p, root))) return true;
     return false;
   };
   // What the data a node computed alone reads fails of itself, if anything, rather than the
@@ -514,10 +524,6 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   };
   for (Data inputs : {Data::Fresh, Data::Staged})
     if (std::optional<Located> at = first_alone(inputs)) return at;
-  // The values a failure with scrambled inputs met are those inputs' (a sqrt's NaN where the
-  // default data is positive).
-  std::vector<InterpOptions> datas{{}};
-  if (std::optional<InterpOptions> scrambled = scrambled_options(p)) datas.push_back(*scrambled);
   // Loaded, computed, then loaded and read at two indices (read_twice: the copies of a reduce
   // that share an accumulator, which the fresh and varied data may not tell apart).
   // Each gives n alone and the value that failed (n, or n read twice).

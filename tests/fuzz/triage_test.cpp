@@ -486,22 +486,28 @@ TEST_F(Planted, TheOnlyReaderOfABufferIsNotNeededForItsData) {
                          "engines-reduce");
 }
 
-// A failure only the scrambled data shows (the default data gives every column of 23 the same
-// max): the permute before the reduce is not needed, though its value as the default data's
-// literals makes the failure go away; as the scrambled data's it does not.
-TEST_F(Planted, ANodeIsNeededOnlyIfItsLiteralsOfEitherDataHideTheFailure) {
-  expect_signature_under(Plant::UnrollSharedAccumulator,
-                         {{"%x = buffer 69 dtype=i32\n%m = reshape %x shape=[3 23]\n"
-                           "%p = permute %m order=[1 0]\n%r = reduce %p op=max pop=1\n"
-                           "%c = reshape %r shape=[3 1]\n%d = sub %m %c\n"
-                           "%v = shrink %d 0 0 shape=[2 1]\n",
-                           "upcast=0:2"},
-                          {"%x = buffer 69 dtype=f32\n%m = reshape %x shape=[3 23]\n"
-                           "%p = permute %m order=[1 0]\n%r = reduce %p op=max pop=1\n"
-                           "%c = reshape %r shape=[3 1]\n%e = expand %c shape=[3 23]\n"
-                           "%v = stack %m %e\n",
-                           "upcast=1:3"}},
-                         "engines-reduce");
+// A failure only the program's own data shows. The scrambled data (the default data gives every
+// column of 23 the same max): the permute before the reduce is not needed, though its value as
+// the default data's literals makes the failure go away; as the scrambled data's it does not.
+TEST_F(Planted, AFailureOnlyItsOwnDataShowsIsNamedByTheOp) {
+  expect_signature_under(
+      Plant::UnrollSharedAccumulator,
+      {{"%x = buffer 69 dtype=i32\n%m = reshape %x shape=[3 23]\n"
+        "%p = permute %m order=[1 0]\n%r = reduce %p op=max pop=1\n"
+        "%c = reshape %r shape=[3 1]\n%d = sub %m %c\n"
+        "%v = shrink %d 0 0 shape=[2 1]\n",
+        "upcast=0:2"},
+       {"%x = buffer 69 dtype=f32\n%m = reshape %x shape=[3 23]\n"
+        "%p = permute %m order=[1 0]\n%r = reduce %p op=max pop=1\n"
+        "%c = reshape %r shape=[3 1]\n%e = expand %c shape=[3 23]\n"
+        "%v = stack %m %e\n",
+        "upcast=1:3"},
+       // no probe data tells a bool min over 27 elements apart: only its own
+       // values read at two indices show it fails without options
+       {"%x = buffer 24 dtype=bool\n%m = reshape %x shape=[3 2 4]\n"
+        "%s = stack %m %m %m\n%t = stack %s %s %s\n%v = reduce %t op=min pop=3\n",
+        "upcast=1:2"}},
+      "engines-reduce");
 }
 
 // A reduce read back through reshapes whose indices were left unsimplified is redone in a loop
