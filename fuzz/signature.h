@@ -28,8 +28,9 @@
 // - a failure that goes away without kernel options on one thread: the options it still needs
 //   (reduce_config in fuzz/reduce.h: "engines-upcast", "engines-thread+threads"), whichever op
 //   the options happened to reach, as that op needs them computed alone; unless the op also
-//   fails alone without options (on inputs with size-1 axes widened, or one more axis, or read
-//   at two indices as an upcast reads it), which names the op;
+//   fails alone without options (on inputs with size-1 axes widened, or one more axis, or on the
+//   values its operands had in p, each way also read at two indices as an upcast reads it),
+//   which names the op;
 // - else the op, by localization: each node, in topological order, computed alone on fresh
 //   input buffers (then, if none fails, on literals that tell elements apart), the first that
 //   fails naming the op. So a wrong permute rule is
