@@ -262,11 +262,18 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
   // columns that the default data makes all equal) would be gone with the default data's
   // literals whichever node they replace.
   std::optional<InterpOptions> scrambled = scrambled_options(whole);
+  std::unordered_map<const UOp*, UOpRef> scrambled_literals;
+  auto scrambled_literals_of = [&](const UOp* m) -> const UOpRef& {
+    auto [it, added] = scrambled_literals.try_emplace(m);
+    if (added && scrambled && probed(m))
+      if (UOpRef l = nested_literals(*m, *scrambled); l && l.get() != m) it->second = l;
+    return it->second;
+  };
   auto gone_without = [&](const UOp* m, std::unordered_map<const UOp*, UOpRef> given) {
     given[m] = literals_of(m);
     Program without = replace_nodes(whole, given);
     if (fails(without)) return false;
-    if (UOpRef l = scrambled ? nested_literals(*m, *scrambled) : nullptr; l && l.get() != m) {
+    if (const UOpRef& l = scrambled_literals_of(m)) {
       given[m] = l;
       if (fails(replace_nodes(whole, given))) return false;
     }
