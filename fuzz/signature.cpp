@@ -1161,6 +1161,15 @@ std::optional<std::string> narrowed_interval_cause(const Program& p, Target& tar
   return "target-interval_" + std::string(op_name(op));
 }
 
+// The first op under n, sources before users, whose interval rule the engine's checker narrows
+// on the small programs (narrowed_interval_ops).
+std::optional<Op> first_narrowed_op(const UOp* n, Target& target) {
+  const std::map<Op, Failure>& narrowed = narrowed_interval_ops(target);
+  for (const UOp* m : topo_order({shared_from(n)}))
+    if (narrowed.count(m->op)) return m->op;
+  return std::nullopt;
+}
+
 std::string target_signature(const Failure& f, const Program& p, Target& target, Failure* witness) {
   std::string kind = target_kind(f);
   // Where the engine crashed is the bug, whichever op of the program led there.
@@ -1214,15 +1223,26 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   return prefix + op_family(at->op);
 }
 
+// Whether a wrongly accepted program breaks an interval rule: as the generator says when it
+// broke one, or as uopc's refusal of a reproducer says (`uopc fuzz --check`, where the
+// generator's words are gone), so that both name it alike.
+bool breaks_an_interval(const Failure& f) {
+  for (const char* words : {" interval high end rule", " interval low end rule",
+                            " is unprovable: interval analysis bounds it to "})
+    if (f.detail.find(words) != std::string::npos) return true;
+  return false;
+}
+
 // A value's interval that the engine's checker makes too narrow (an interval breaker it lets
 // through) is the interval rule's of one op in the value's subgraph: the first node, sources
 // before users, whose own interval breakers it lets through ("interval_pad"). The value's other
 // ops only inherit the narrowing, and whether it showed at the high end or the low end is the
-// program's chance, not another bug.
+// program's chance, not another bug. A node whose breakers are no longer let through once it
+// reads its operands' own values (whose intervals are exact) only inherits a narrowing: a
+// stack of a max whose own interval the checker makes empty, and so refuses alone. Its
+// subgraph's first op whose rule the checker narrows on the small programs is named then.
 std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
-  if (f.detail.find(" interval high end rule") == std::string::npos &&
-      f.detail.find(" interval low end rule") == std::string::npos)
-    return std::nullopt;
+  if (!breaks_an_interval(f)) return std::nullopt;
   std::istringstream lines(f.program);
   std::string valid_text;
   for (std::string line; std::getline(lines, line);)
@@ -1242,6 +1262,9 @@ std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
     // written out as that op are let through too, the op's rule is the narrow one.
     UOpRef steps = n->op == Op::Reduce && n->dtype == DType::I32 ? fold_steps(*n) : nullptr;
     Op op = steps && lets_through(steps) ? n->reduce_op() : n->op;
+    UOpRef own = with_own_values(*n, {});
+    if (own && own != shared_from(n) && !lets_through(own))
+      if (std::optional<Op> narrowed = first_narrowed_op(n, target)) op = *narrowed;
     return "interval_" + std::string(op_name(op));
   }
   return std::nullopt;

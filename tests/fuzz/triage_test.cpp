@@ -791,6 +791,11 @@ TEST(TargetSignature, AnIntervalTheCheckerNarrowsIsNamedByItsOp) {
                 "%a = stack -20 -13\n%b = stack -6 1\n%v = stack %a %b\n"
                 "%r = reduce %v op=mul pop=1\n%s = sub %v %r\n",
                 "target-interval_mul", 2},
+           // max's interval is empty here ([197, 85]), which the checker refuses: the stack
+           // lets the breaker through only because it holds the max
+           Case{"max_interval_lower_high",
+                "%x = stack -20 85\n%m = max %x 197\n%v = stack %m %x\n%q = add %v 1\n",
+                "target-interval_max"},
        }) {
     Target target = planted_engine(c.plant);
     Program valid = parse_program(c.text, "t.uir");
@@ -804,6 +809,17 @@ TEST(TargetSignature, AnIntervalTheCheckerNarrowsIsNamedByItsOp) {
       if (!f) continue;
       ++accepted;
       EXPECT_EQ(target_rejection_signature(*f, target), c.signature) << b.text;
+      // as `uopc fuzz --check` names the reproducer, from uopc's refusal of it
+      std::string refusal;
+      try {
+        parse_program(b.text, "b.uir");
+      } catch (const std::exception& e) {
+        refusal = e.what();
+      }
+      std::optional<Failure> g =
+          check_target_rejects(b.text, "uopc refuses (" + refusal + ")", target);
+      ASSERT_TRUE(g) << b.text;
+      EXPECT_EQ(target_rejection_signature(*g, target), c.signature) << refusal;
     }
     EXPECT_EQ(accepted, c.accepted) << c.text;
   }
