@@ -325,6 +325,13 @@ bool by_target(const std::string& oracle) {
 
 // A malformed program an external engine did not refuse, shrunk first when asked, and named.
 Record rejection_record(Record r, const FuzzArgs& a, Target& target, const ShrinkClock& clock) {
+  Bounded bounded = [&](Interesting i) { return clock.bounded(std::move(i)); };
+  if (a.minimize)
+    if (std::optional<Failure> smaller = smaller_interval_breaker(r.failure, target, bounded)) {
+      r.failure = *smaller;
+      r.signature = target_rejection_signature(r.failure, target);
+      return r;
+    }
   if (a.minimize) {
     Reduced small =
         reduce_lines(r.failure.program, clock.bounded(fails_target_rejection(target, r.failure)));
@@ -396,8 +403,14 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     if (a.minimize) {
       named(provisionally(r, by_outputs(r.failure, p)));
       if (memo) {
-        std::string before = target_signature(r.failure, p, *target);
-        if (std::optional<std::string> to = memo->shrunk_enough(before)) return repeated(r, *to);
+        Failure witness;
+        std::string before = target_signature(r.failure, p, *target, &witness);
+        // Kept as found, it must still speak of the op its name does (it may replace a shrunk
+        // reproducer by being smaller).
+        if (std::optional<std::string> to = memo->shrunk_enough(before)) {
+          if (!witness.program.empty()) r.failure = witness;
+          return repeated(r, *to);
+        }
         named(provisionally(r, before));
       }
     }

@@ -1237,37 +1237,88 @@ bool breaks_an_interval(const Failure& f) {
 // through) is the interval rule's of one op in the value's subgraph: the first node, sources
 // before users, whose own interval breakers it lets through ("interval_pad"). The value's other
 // ops only inherit the narrowing, and whether it showed at the high end or the low end is the
-// program's chance, not another bug. A node whose breakers are no longer let through once it
-// reads its operands' own values (whose intervals are exact) only inherits a narrowing: a
-// stack of a max whose own interval the checker makes empty, and so refuses alone. Its
-// subgraph's first op whose rule the checker narrows on the small programs is named then.
-std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
-  if (!breaks_an_interval(f)) return std::nullopt;
-  std::istringstream lines(f.program);
+// program's chance, not another bug.
+namespace {
+
+// The program a breaker was built on: the text without the breaker's lines (`%broken...`).
+std::optional<Program> valid_part(const std::string& text) {
+  std::istringstream lines(text);
   std::string valid_text;
   for (std::string line; std::getline(lines, line);)
     if (line.rfind("%broken", 0) != 0) valid_text += line + "\n";
-  Program valid;
   try {
-    valid = parse_program(valid_text, "valid.uir");
+    return parse_program(valid_text, "valid.uir");
   } catch (const std::exception&) {
     return std::nullopt;
   }
-  auto lets_through = [&](const UOpRef& n) {
-    return interval_let_through(single_output(valid, n), target).has_value();
-  };
-  for (const UOp* n : topo_order(valid.roots())) {
-    if (n->op == Op::Const || n->op == Op::Buffer || !lets_through(shared_from(n))) continue;
-    // A reduce's interval folds its op's rule over the steps (as bounds_cause): when the steps
-    // written out as that op are let through too, the op's rule is the narrow one.
-    UOpRef steps = n->op == Op::Reduce && n->dtype == DType::I32 ? fold_steps(*n) : nullptr;
-    Op op = steps && lets_through(steps) ? n->reduce_op() : n->op;
-    UOpRef own = with_own_values(*n, {});
-    if (own && own != shared_from(n) && !lets_through(own))
-      if (std::optional<Op> narrowed = first_narrowed_op(n, target)) op = *narrowed;
-    return "interval_" + std::string(op_name(op));
-  }
+}
+
+bool lets_through(const Program& p, const UOpRef& n, Target& target) {
+  return interval_let_through(single_output(p, n), target).has_value();
+}
+
+// The op whose rule narrows n's interval, given that n's breakers are let through. A reduce's
+// interval folds its op's rule over the steps (as bounds_cause): when the steps written out as
+// that op are let through too, the op's rule is the narrow one. A node whose breakers are no
+// longer let through once it reads its operands' own values (whose intervals are exact) only
+// inherits a narrowing (a stack of a max whose own interval the checker makes empty, and so
+// refuses alone): its subgraph's first op whose rule the checker narrows on the small programs.
+Op narrowing_op(const Program& p, const UOp* n, Target& target) {
+  UOpRef steps = n->op == Op::Reduce && n->dtype == DType::I32 ? fold_steps(*n) : nullptr;
+  Op op = steps && lets_through(p, steps, target) ? n->reduce_op() : n->op;
+  UOpRef own = with_own_values(*n, {});
+  if (own && own != shared_from(n) && !lets_through(p, own, target))
+    if (std::optional<Op> narrowed = first_narrowed_op(n, target)) return *narrowed;
+  return op;
+}
+
+struct Narrowed {
+  const UOp* node;  // the first whose breakers are let through
+  Op op;            // the op whose rule it is
+};
+
+std::optional<Narrowed> first_narrowed(const Program& valid, Target& target) {
+  for (const UOp* n : topo_order(valid.roots()))
+    if (n->op != Op::Const && n->op != Op::Buffer && lets_through(valid, shared_from(n), target))
+      return Narrowed{n, narrowing_op(valid, n, target)};
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
+  std::optional<Program> valid = breaks_an_interval(f) ? valid_part(f.program) : std::nullopt;
+  std::optional<Narrowed> at = valid ? first_narrowed(*valid, target) : std::nullopt;
+  if (!at) return std::nullopt;
+  return "interval_" + std::string(op_name(at->op));
+}
+
+std::optional<Failure> smaller_interval_breaker(const Failure& f, Target& target,
+                                                const Bounded& bounded) {
+  // named by the rules it lets through, as target_rejection_signature names it
+  if (!rules_engine_lets_through(target).empty()) return std::nullopt;
+  std::optional<Program> valid = breaks_an_interval(f) ? valid_part(f.program) : std::nullopt;
+  std::optional<Narrowed> at = valid ? first_narrowed(*valid, target) : std::nullopt;
+  if (!at) return std::nullopt;
+  // A candidate keeps the failure when its last value's breakers are let through, narrowed by
+  // the same op; which node is the first to be so is asked of the result alone (each node asked
+  // is a run of the engine per breaker).
+  Interesting same = [&](const std::string& text) {
+    Program q;
+    try {
+      q = parse_program(text, "candidate.uir");
+    } catch (const std::exception&) {
+      return false;
+    }
+    if (q.statements.empty()) return false;
+    const UOpRef& last = q.statements.back().node;
+    return lets_through(q, last, target) && narrowing_op(q, last.get(), target) == at->op;
+  };
+  Reduced small = reduce_program(single_output(*valid, shared_from(at->node)), bounded(same));
+  Program q = parse_program(small.text, "reduced.uir");
+  std::optional<Narrowed> again = first_narrowed(q, target);
+  if (!again || again->op != at->op) return std::nullopt;
+  return interval_let_through(single_output(q, shared_from(again->node)), target);
 }
 
 std::string target_rejection_signature(const Failure& f, Target& target) {

@@ -51,6 +51,7 @@
 
 #include "compiler/backend.h"
 #include "fuzz/oracles.h"
+#include "fuzz/reduce.h"
 #include "ir/program.h"
 
 namespace uopc {
@@ -86,6 +87,16 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
 // interval rule it narrows: "target-interval_pad". A value failure no node shows alone, in a
 // program that holds an op whose interval the engine's checker narrows, has the same name.
 std::string target_rejection_signature(const Failure& f, Target& target);
+
+// How a shrink bounds what judges its candidates (by time, say).
+using Bounded = std::function<Interesting(Interesting)>;
+
+// For a failure that target_rejection_signature names by a narrowed interval: the breaker of
+// the smallest program found whose value the engine's checker narrows by the same op's rule.
+// A breaker's offset sums the value's elements, so it cannot shrink line by line; the valid
+// program it was built on is shrunk instead (reduce_program), and the breaker built anew.
+std::optional<Failure> smaller_interval_breaker(const Failure& f, Target& target,
+                                                const Bounded& bounded);
 
 // What went wrong with an external engine: "value" (it printed another value, an assert's
 // verdict differs, or it answered an error status where values were due), "exit2" (it refused

@@ -866,6 +866,54 @@ TEST(TargetSignature, AnIntervalNameComesWithAProgramThatHoldsTheOp) {
   EXPECT_EQ(target_signature(*g, q, target), "target-interval_mul");
 }
 
+// A breaker's offset sums every element of the value it is built on, so the lines of a found
+// one cannot be dropped one at a time; the program it was built on shrinks instead, and the
+// breaker is built anew on what is left. (A breaker found by a campaign.)
+TEST(TargetSignature, ANarrowedIntervalsBreakerShrinksToItsOp) {
+  Target target = planted_engine("max_interval_lower_high");
+  const char* found =
+      "%v1 = stack -20 -13 -6 1 8 15 22 29 36 43 50 57 64 71 78 85\n"
+      "%v2 = reshape %v1 shape=[1 4 4 1]\n"
+      "%t9 = reshape %v2 shape=[16 1]\n"
+      "%t10 = reshape %t9 shape=[1 4 4 1]\n"
+      "%broken_term0 = index %v1 0\n"
+      "%broken_term1 = index %v2 0 0 0 0\n"
+      "%broken_sum2 = add %broken_term0 %broken_term1\n"
+      "%broken_term2 = index %t9 0 0\n"
+      "%broken_sum3 = add %broken_sum2 %broken_term2\n"
+      "%broken_term3 = index %t10 0 0 0 0\n"
+      "%broken_sum4 = add %broken_sum3 %broken_term3\n"
+      "%t11 = cmplt %v2 1\n"
+      "%v4 = where %t11 %v2 %v2\n"
+      "%broken_term4 = index %v4 0 0 0 0\n"
+      "%broken_sum5 = add %broken_sum4 %broken_term4\n"
+      "%v5 = max %v4 197\n"
+      "%v6 = stack %v5 %v4 %v2 %v5\n"
+      "%broken_term5 = index %v6 0 0 0 0 0\n"
+      "%broken_sum6 = add %broken_sum5 %broken_term5\n"
+      "%v9 = neg %v2\n"
+      "%broken_term6 = index %v9 0 0 0 0\n"
+      "%broken_sum7 = add %broken_sum6 %broken_term6\n"
+      "%broken_shift = sub %broken_sum7 -205\n"
+      "%broken_room = buffer 847 dtype=i32 slot=998\n"
+      "%broken = shrink %broken_room %broken_shift shape=[1]\n";
+  std::optional<Failure> f =
+      check_target_rejects(found, "breaks the interval high end rule", target);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(target_rejection_signature(*f, target), "target-interval_max");
+  Bounded as_is = [](Interesting i) { return i; };
+  std::optional<Failure> small = smaller_interval_breaker(*f, target, as_is);
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->oracle, "target-rejection");
+  // from 10 statements of its own (and 15 of the breaker's) to at most 4 (and the breaker's 4)
+  EXPECT_LE(count_statements(small->program), 8) << small->program;
+  EXPECT_NE(small->program.find(" = max "), std::string::npos) << small->program;
+  EXPECT_EQ(target_rejection_signature(*small, target), "target-interval_max");
+  // an engine whose intervals are right has no narrowed interval to shrink
+  Target correct(std::string(UOPC_BINARY_PATH) + " run --backend tcc", false, 10);
+  EXPECT_FALSE(smaller_interval_breaker(*f, correct, as_is));
+}
+
 // An engine that checks no type rule lets every interval through: that says nothing of its
 // intervals, and a fused failure of it is named by its arithmetic as before.
 TEST(TargetSignature, AnEngineThatChecksNothingHasNoNarrowedInterval) {
