@@ -2,6 +2,7 @@
 
 #include "compiler/rangeify.h"
 #include "ir/loop.h"
+#include "ir/plant.h"
 
 namespace uopc {
 namespace {
@@ -48,7 +49,7 @@ class Scheduler {
     ctx.param_for = [&](const UOp& node) {
       auto it = params.find(&node);
       if (it != params.end()) return it->second;
-      int number = static_cast<int>(k.args.size());
+      int number = static_cast<int>(k.args.size()) - (planted(Plant::ParamNumberedBelow) ? 1 : 0);
       k.args.push_back(buffer_for(&node));
       return params.emplace(&node, param(number, node.dtype, node.numel())).first->second;
     };

@@ -979,6 +979,24 @@ bool echo_fails(const Program& p, const Test& fails) {
   return !echo.statements.empty() && fails(echo);
 }
 
+// Whether an engine fails to copy an input buffer of one of p's dtypes in a kernel of its own:
+// each element loaded and stored, nothing computed. Such an engine hands its kernels the wrong
+// data (a parameter numbered wrong, read from the kernel's own output), and every op that
+// reads memory fails alone, as a value, a byte no kernel wrote, or C that does not compile:
+// in p, or in what options or an oracle's composites make of it (a value given a kernel of
+// its own), so p need not read memory itself.
+bool copy_fails(const Program& p, const Test& fails) {
+  std::set<DType> dtypes;
+  for (const UOp* n : topo_order(p.roots())) dtypes.insert(n->dtype);
+  for (DType t : dtypes) {
+    std::string text = "%b = buffer 4 dtype=" + std::string(dtype_name(t)) + " slot=0\n";
+    Program copy = parse_program(text + "%c = stage %b\n", "copy.uir");
+    // not an engine that cannot write the values out (echo_fails: a format that rounds)
+    if (fails(copy) && !echo_fails(copy, fails)) return true;
+  }
+  return false;
+}
+
 // The name of op in a target signature: an engine's mod is its floor division's remainder,
 // its min a max the other way round, and its != the negation of its ==, as in uopc's own
 // renderer (ub-division, engines-render_minmax): one way of dividing, one of choosing, one of
@@ -1185,6 +1203,8 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   // to get wrong), reads or prints values wrong (a format that rounds an f32): whichever op
   // made them is not the cause.
   if (kind == "value" && echo_fails(p, fails_under({}))) return prefix + "const";
+  // So does one that cannot copy an input buffer: it hands its kernels the wrong data.
+  if (kind == "value" && copy_fails(p, fails_under({}))) return prefix + "buffer";
   // A narrower interval only lets more programs through; refusing a valid one is another bug.
   if (kind != "exit2")
     if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness))
@@ -1448,6 +1468,13 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
   // "engines-upcast", "symbolic-combine_terms" for one wrong cast).
   if (family == "engines" && !p.statements.empty())
     if (std::optional<Op> op = misfolded_op(p)) return "engines-" + std::string(op_name(*op));
+  // An engine that cannot copy an input buffer in a kernel hands every kernel the wrong data,
+  // whichever op reads it: "engines-buffer", as when a bare input fails (localize).
+  if (family == "engines" && copy_fails(p, [&](const Program& q) {
+        std::optional<Failure> g = check_engines(q, backend);
+        return g && oracle_family(g->oracle) == family;
+      }))
+    return "engines-buffer";
   // An internal error is named by where it was raised, as a crash is by its site: a pass whose
   // invariant a broken rewrite breaks throws for whichever op reaches it first.
   if (std::optional<std::string> where = thrown_by(f)) return "engines-threw-" + *where;

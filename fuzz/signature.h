@@ -12,6 +12,9 @@
 //   nodes outside its node's interval (check_bounds), an i32 value p's kernels compute outside
 //   it (RenderOptions::check_intervals), or a node a simplifier rule looked at whose values
 //   over its loop counters leave it (the rule may have rewritten the node away);
+// - an engine that cannot copy an input buffer of one of p's dtypes in a kernel of its own,
+//   nothing computed: it hands its kernels the wrong data, which every op that reads memory
+//   shows ("engines-buffer", as when a bare input fails in localizing);
 // - a failure that goes away once one simplifier rule is set aside (WithoutRule) where that
 //   rule made a rewrite step z3 refutes on its own: the rule, wherever its wrong decision
 //   landed ("symbolic-compare_by_bounds" for a pad's mask or a stack's select alike);

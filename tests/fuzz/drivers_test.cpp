@@ -32,7 +32,8 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::TableBroadcastFirstAxis, Plant::PadBoundsIgnoreFill,
                          Plant::MulIntervalTwoCorners,   Plant::NotBitwise,
                          Plant::ModMinusOneTraps,        Plant::EqualBoundsTouching,
-                         Plant::MaxHelperTies,           Plant::DivmodPairAnyDividend};
+                         Plant::MaxHelperTies,           Plant::DivmodPairAnyDividend,
+                         Plant::ParamNumberedBelow};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

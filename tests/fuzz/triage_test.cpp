@@ -664,6 +664,33 @@ TEST(TargetSignature, AnEngineThatReadsItsInputsWrongIsTargetBuffer) {
     EXPECT_EQ(signature_through(target, text), "target-buffer") << text;
 }
 
+// A kernel whose input parameters are numbered one below their buffers reads its own output
+// for its first input: every op that reads memory fails alone (a value, a byte no kernel
+// wrote, C that redeclares a parameter), in a program that reads a buffer, a staged value or a
+// value options give a kernel of its own, and each was named by its op (22 signatures in 30 s).
+// A copy of an input buffer in a kernel of its own fails too: the engine hands its kernels the
+// wrong data, one name in uopc's engine and through a target, as when a bare input fails.
+// (Programs from campaigns.)
+TEST_F(Planted, AnEngineThatHandsItsKernelsTheWrongDataIsBuffer) {
+  const std::initializer_list<WithOpts> programs = {
+      {"%t0 = buffer 1 dtype=f32 slot=0\n%v3 = reshape %t0 shape=[]\n", "none"},
+      {"%t0 = buffer 1 dtype=i32 slot=0\n%v2 = neg %t0\n", "none"},
+      {"%t0 = buffer 1 dtype=bool slot=0\n%t1 = pad %t0 pads=[0 0] value=true\n", "none"},
+      {"%t0 = stack false\n%t1 = stage %t0\n%v3 = index %t1\n", "none"},
+      {"%t0 = stack 0.0\n%t1 = reduce %t0 op=mul pop=0\n%v3 = stack %t1 %t0\n", "thread=0"},
+      {"%t0 = stack 0 0 0 0\n%t1 = reshape %t0 shape=[2 2]\n%t2 = reduce %t1 op=add pop=1\n"
+       "%t3 = reshape %t2 shape=[2 1 1 1]\n%t4 = expand %t3 shape=[2 1 1 2]\n"
+       "%v = reduce %t4 op=add pop=1\n",
+       "none"},
+  };
+  expect_signature_under(Plant::ParamNumberedBelow, programs, "engines-buffer");
+  set_plant(Plant::None);
+  Target target = planted_engine("param_numbered_below");
+  for (const auto& [text, opts] : programs)
+    if (std::string(opts) == "none")
+      EXPECT_EQ(signature_through(target, text), "target-buffer") << text;
+}
+
 // An engine that says where it crashed ("crash site: SYMBOL" on stderr, docs/ENGINES.md) is
 // named by that function, whichever op led there: a broken helper that every op's lowering
 // calls is one bug. Without the line, the crash is named by the op that dies alone.
