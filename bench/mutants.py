@@ -193,8 +193,8 @@ MUTANTS = [
     ("stack_bounds_last", "ir/build.cpp", "for (const UOpRef& s : src) h = hull(h, s->bounds);",
      "for (const UOpRef& s : src) h = s->bounds;", "a stack's interval is its last operand's"),
     ("param_number_off_by_one", "compiler/schedule.cpp",
-     "int number = static_cast<int>(k.args.size());",
-     "int number = static_cast<int>(k.args.size()) - 1;",
+     "int number = static_cast<int>(k.args.size()) -",
+     "int number = static_cast<int>(k.args.size()) - 1 -",
      "a kernel's parameter numbered one below its buffer argument"),
 ]
 
