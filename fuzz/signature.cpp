@@ -1253,11 +1253,6 @@ bool breaks_an_interval(const Failure& f) {
   return false;
 }
 
-// A value's interval that the engine's checker makes too narrow (an interval breaker it lets
-// through) is the interval rule's of one op in the value's subgraph: the first node, sources
-// before users, whose own interval breakers it lets through ("interval_pad"). The value's other
-// ops only inherit the narrowing, and whether it showed at the high end or the low end is the
-// program's chance, not another bug.
 namespace {
 
 // The program a breaker was built on: the text without the breaker's lines (`%broken...`).
@@ -1304,22 +1299,35 @@ std::optional<Narrowed> first_narrowed(const Program& valid, Target& target) {
   return std::nullopt;
 }
 
-}  // namespace
-
-std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
+// The program f's breaker was built on, and where its narrowing is, when f breaks an interval.
+std::optional<std::pair<Program, Narrowed>> narrowed_in(const Failure& f, Target& target) {
   std::optional<Program> valid = breaks_an_interval(f) ? valid_part(f.program) : std::nullopt;
   std::optional<Narrowed> at = valid ? first_narrowed(*valid, target) : std::nullopt;
   if (!at) return std::nullopt;
-  return "interval_" + std::string(op_name(at->op));
+  return std::make_pair(std::move(*valid), *at);
+}
+
+}  // namespace
+
+// A value's interval that the engine's checker makes too narrow (an interval breaker it lets
+// through) is the interval rule's of one op in the value's subgraph: the first node, sources
+// before users, whose own interval breakers it lets through ("interval_pad"), unless that node
+// only inherits it (narrowing_op). The value's other ops only inherit the narrowing, and
+// whether it showed at the high end or the low end is the program's chance, not another bug.
+std::optional<std::string> narrowed_interval(const Failure& f, Target& target) {
+  std::optional<std::pair<Program, Narrowed>> at = narrowed_in(f, target);
+  if (!at) return std::nullopt;
+  return "interval_" + std::string(op_name(at->second.op));
 }
 
 std::optional<Failure> smaller_interval_breaker(const Failure& f, Target& target,
                                                 const Bounded& bounded) {
   // named by the rules it lets through, as target_rejection_signature names it
   if (!rules_engine_lets_through(target).empty()) return std::nullopt;
-  std::optional<Program> valid = breaks_an_interval(f) ? valid_part(f.program) : std::nullopt;
-  std::optional<Narrowed> at = valid ? first_narrowed(*valid, target) : std::nullopt;
-  if (!at) return std::nullopt;
+  std::optional<std::pair<Program, Narrowed>> found = narrowed_in(f, target);
+  if (!found) return std::nullopt;
+  const Program& valid = found->first;  // (not a structured binding: the lambda captures it)
+  const Narrowed& at = found->second;
   // A candidate keeps the failure when its last value's breakers are let through, narrowed by
   // the same op; which node is the first to be so is asked of the result alone (each node asked
   // is a run of the engine per breaker).
@@ -1332,12 +1340,12 @@ std::optional<Failure> smaller_interval_breaker(const Failure& f, Target& target
     }
     if (q.statements.empty()) return false;
     const UOpRef& last = q.statements.back().node;
-    return lets_through(q, last, target) && narrowing_op(q, last.get(), target) == at->op;
+    return lets_through(q, last, target) && narrowing_op(q, last.get(), target) == at.op;
   };
-  Reduced small = reduce_program(single_output(*valid, shared_from(at->node)), bounded(same));
+  Reduced small = reduce_program(single_output(valid, shared_from(at.node)), bounded(same));
   Program q = parse_program(small.text, "reduced.uir");
   std::optional<Narrowed> again = first_narrowed(q, target);
-  if (!again || again->op != at->op) return std::nullopt;
+  if (!again || again->op != at.op) return std::nullopt;
   return interval_let_through(single_output(q, shared_from(again->node)), target);
 }
 
