@@ -160,6 +160,18 @@ TargetReduction reduce_refused(const std::string& text, const std::string& refus
     throw UserError(Location{file},
                     "nothing to reduce: uopc refuses this program and the engine does too (" +
                         refusal.substr(0, refusal.find('\n')) + ")");
+  // An offset its interval leaves out of range shrinks by the program it was built on.
+  int tried = 0;
+  Bounded bounded = [&tried](Interesting i) {
+    return until_interrupted([&tried, i](const std::string& candidate) {
+      ++tried;
+      return i(candidate);
+    });
+  };
+  if (std::optional<Failure> small = smaller_interval_breaker(*f, target, bounded)) {
+    Reduced r{small->program, count_statements(small->program), tried};
+    return {r, {}, *small, target_rejection_signature(*small, target)};
+  }
   Reduced r = reduce_lines(text, until_interrupted(fails_target_rejection(target, *f)),
                            progress_from(count_statements(text)));
   if (std::optional<Failure> again = check_target_rejects(r.text, why, target)) f = again;
