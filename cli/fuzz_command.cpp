@@ -394,7 +394,14 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
       r.signature = failure_signature(r.failure, Program{}, backend, r.failure.config);
       return r;
     }
-    if (a.minimize) named(provisionally(r, r.failure.oracle));
+    // Shrinking one runs the engine on every candidate: once failures of its name have shrunk
+    // enough, the next is kept as found, as a valid program's failure is.
+    if (a.minimize) {
+      std::string before = target_rejection_signature(r.failure, *target);
+      if (std::optional<std::string> to = memo ? memo->shrunk_enough(before) : std::nullopt)
+        return repeated(r, *to);
+      named(provisionally(r, before));
+    }
     return rejection_record(std::move(r), a, *target, clock);
   }
   if (target) {
