@@ -67,7 +67,7 @@ void collect(const UOpRef& n, uint32_t k, Linear& out) {
       return;
     case Op::Sub:
       collect(n->src[0], k, out);
-      collect(n->src[1], 0u - k, out);
+      collect(n->src[1], planted(Plant::LinearSubAsAdd) ? k : 0u - k, out);
       return;
     case Op::Neg:
       collect(n->src[0], 0u - k, out);

@@ -803,6 +803,48 @@ std::vector<RewriteStep> failing_steps(const std::string& family, const Program&
 // The simplifier rules, of those that fired (`steps`), whose setting aside (WithoutRule) makes
 // a compiled-engine failure go away. A right rule keeps every value, so only a wrong one can,
 // or one that shaped the expression a wrong one rewrote (a distribute before a divmod_split).
+// Runs `then` with rules[k..] set aside together.
+void with_rules_aside(const std::vector<std::string>& rules, size_t k,
+                      const std::function<void()>& then) {
+  if (k == rules.size()) return then();
+  WithoutRule aside(rules[k]);
+  with_rules_aside(rules, k + 1, then);
+}
+
+// The rules, of those that fired, with a step z3 refutes on its own (rewrite_cause).
+std::vector<std::string> refuted_rules(const std::vector<RewriteStep>& steps) {
+  std::vector<std::string> refuted;
+  for (const RewriteStep& s : steps)
+    if (std::find(refuted.begin(), refuted.end(), s.rule) == refuted.end() &&
+        !rewrite_cause(s).empty())
+      refuted.push_back(s.rule);
+  return refuted;
+}
+
+// Rules wrong through a helper they share (a linear form that collects a - b as a + b, which
+// combine_terms and divmod_split both build on) each fail the program where the other is set
+// aside, and a rule's wrong steps may only come once another's are gone: the rules z3 refutes
+// are set aside together, then those it refutes in what the lowering does without them, until
+// the failure goes away (those rules) or no rule is left to refute (none).
+std::vector<std::string> refuted_together(const std::vector<RewriteStep>& steps,
+                                          const std::string& family, const Program& p,
+                                          Backend& backend, const EngineConfig& config) {
+  std::vector<std::string> aside;
+  std::vector<RewriteStep> now = steps;
+  for (;;) {
+    size_t before = aside.size();
+    for (const std::string& rule : refuted_rules(now))
+      if (std::find(aside.begin(), aside.end(), rule) == aside.end()) aside.push_back(rule);
+    if (aside.size() == before) return {};
+    bool fails = true;
+    with_rules_aside(aside, 0, [&] {
+      fails = failure_in_family(family, p, backend, config).has_value();
+      if (fails) now = failing_steps(family, p, backend, config);
+    });
+    if (!fails) return aside;
+  }
+}
+
 std::vector<std::string> rules_fixing(const std::vector<RewriteStep>& steps,
                                       const std::string& family, const Program& p, Backend& backend,
                                       const EngineConfig& config) {
@@ -814,6 +856,7 @@ std::vector<std::string> rules_fixing(const std::vector<RewriteStep>& steps,
     WithoutRule aside(name);
     if (!failure_in_family(family, p, backend, config)) fixing.push_back(name);
   }
+  if (fixing.empty()) return refuted_together(steps, family, p, backend, config);
   return fixing;
 }
 

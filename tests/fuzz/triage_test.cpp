@@ -340,6 +340,28 @@ TEST_F(Planted, AWrongRewriteIsNamedByItsRule) {
   });
 }
 
+// Two rules wrong through the helper they share: with the linear form that both combine_terms
+// and divmod_split build on collecting a - b as a + b, setting either aside leaves the other
+// wrong, and divmod_split's wrong steps only come once combine_terms is set aside. The rules z3
+// refutes are set aside together, round by round, and the first refuted names the failure:
+// these were `engines-flip`, `engines-pad` and `engines-sub`. (Programs from campaigns.)
+TEST_F(Planted, RulesWrongThroughAHelperTheyShareAreNamedByTheFirst) {
+  expect_signatures({
+      Named{Plant::LinearSubAsAdd,
+            "%t0 = buffer 9 dtype=i32 slot=0\n%t1 = reshape %t0 shape=[3 3]\n"
+            "%t2 = reshape %t1 shape=[9]\n%v8 = flip %t2 axes=[0]\n",
+            "symbolic-combine_terms"},
+      Named{Plant::LinearSubAsAdd,
+            "%t0 = expand 0 shape=[9 9]\n%t1 = pad %t0 pads=[1 0 0 1] value=-1\n"
+            "%t2 = reshape %t1 shape=[100]\n%v7 = flip %t2 axes=[0]\n",
+            "symbolic-combine_terms"},
+      Named{Plant::LinearSubAsAdd,
+            "%t0 = buffer 4 dtype=i32 slot=0\n%t1 = sub %t0 0\n%t2 = reshape %t1 shape=[2 2]\n"
+            "%t3 = reshape %t2 shape=[2 2]\n%v9 = flip %t3 axes=[1]\n",
+            "symbolic-combine_terms"},
+  });
+}
+
 // A reduce folded in the wrong order gives wrong values in one program and wasted loops in
 // another: one rule, one signature, not an engines one and a cost one.
 TEST_F(Planted, WrongValuesAndWastedLoopsOfOneRuleAreOneSignature) {
