@@ -1093,10 +1093,16 @@ Program arithmetic_probe(Op first, std::optional<Op> second) {
   for (size_t i = 0; i < kProbeValues.size(); ++i) {
     std::string a = "%a" + std::to_string(i);
     text += a + " = stack " + kProbeValues[i] + "\n";
+    if (first == Op::Const) continue;
     for (const std::string& x : probe_uses(text, first, a, operands))
       if (second) probe_uses(text, *second, x, operands);
   }
   return parse_program(text, "probe.uir");
+}
+
+// The probes' operands alone (arithmetic_probe with no op), each an output as none is used.
+Program probe_operands() {
+  return arithmetic_probe(Op::Const, std::nullopt);
 }
 
 // The first i32 arithmetic op that fails alone on the probe values, or else the first pair of
@@ -1107,6 +1113,9 @@ std::optional<WrongArithmetic> wrong_arithmetic(const std::string& engine, const
   static std::map<std::string, std::optional<WrongArithmetic>> probed;
   auto [at, fresh] = probed.try_emplace(engine);
   if (!fresh) return at->second;
+  // An engine that gets the operands wrong alone (a stack's select reversed) reads or writes
+  // literals wrong: its arithmetic is not what the probes would show.
+  if (fails(probe_operands())) return std::nullopt;
   const std::array<Op, 8> ops = {Op::Idiv, Op::Mod, Op::Max, Op::Min,
                                  Op::Add,  Op::Sub, Op::Mul, Op::Cmplt};
   for (Op op : ops)
@@ -1276,7 +1285,10 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   }
   std::optional<Located> at = localize(p, fails_under(least), nullptr, nullptr, true);
   if (!at) return by_outputs(f, p);
-  if (at->fused && kind == "value")
+  // So does an op whose rule is index arithmetic (a movement op, a stack's select) that fails
+  // alone: an engine whose sub collects a - b as a + b fails every flip and pad through it.
+  bool indexes = is_movement(at->op) || at->op == Op::Stack;
+  if ((at->fused || indexes) && kind == "value")
     if (auto wrong = wrong_arithmetic(target.command(), fails_under({}))) {
       if (witness)
         if (std::optional<Failure> shown = check_target(wrong->witness, target)) *witness = *shown;

@@ -892,6 +892,27 @@ TEST(TargetSignature, AFusedFailureOfANarrowedIntervalIsNamedByIt) {
             "target-division");
 }
 
+// An op whose rule is index arithmetic that fails alone, in an engine that gets one of its i32
+// arithmetic ops wrong alone, fails through that arithmetic: an engine whose sub collects
+// a - b as a + b failed flips, pads and stacks alone, each its own name (four files in 60 s).
+// An engine that gets the probes' literals wrong alone keeps its op's name.
+TEST(TargetSignature, AnIndexingOpWrongThroughTheEnginesArithmeticIsNamedByIt) {
+  EXPECT_EQ(target_signature_of("linear_sub_as_add",
+                                "%x = buffer 9 dtype=i32\n"
+                                "%v = flip %x axes=[0]\n"),
+            "target-sub");
+  EXPECT_EQ(
+      target_signature_of("linear_sub_as_add",
+                          "%t0 = expand 0 shape=[9 9]\n%t1 = pad %t0 pads=[1 0 0 1] "
+                          "value=-1\n%t2 = reshape %t1 shape=[100]\n%v = flip %t2 axes=[0]\n"),
+      "target-sub");
+  EXPECT_EQ(target_signature_of("stack_order_reversed", "%v = stack 1 2 3\n"), "target-stack");
+  EXPECT_EQ(target_signature_of("flip_off_by_one",
+                                "%x = buffer 9 dtype=i32\n"
+                                "%v = flip %x axes=[0]\n"),
+            "target-flip");
+}
+
 // A failure of a narrowed interval in a program without the op comes with a witness that has
 // it: the offset the engine's checker lets through, which the campaign writes instead.
 TEST(TargetSignature, AnIntervalNameComesWithAProgramThatHoldsTheOp) {
