@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -25,6 +26,7 @@
 #include "ir/error.h"
 #include "ir/eval_scalar.h"
 #include "ir/parse.h"
+#include "ir/plant.h"
 #include "ir/print.h"
 
 namespace uopc {
@@ -811,12 +813,23 @@ void with_rules_aside(const std::vector<std::string>& rules, size_t k,
   with_rules_aside(rules, k + 1, then);
 }
 
+// rewrite_cause, remembered: a shrink names every candidate, and most of their steps are the
+// same (nodes are hash-consed, so a step is its rule and two nodes, kept alive here).
+const std::string& remembered_cause(const RewriteStep& s) {
+  using Key = std::tuple<std::string, const UOp*, const UOp*>;
+  static std::map<Key, std::pair<std::string, RewriteStep>> causes;
+  Key key{s.rule, s.before.get(), s.after.get()};
+  if (auto at = causes.find(key); at != causes.end()) return at->second.first;
+  if (causes.size() >= 4096) causes.clear();
+  return causes.emplace(key, std::make_pair(rewrite_cause(s), s)).first->second.first;
+}
+
 // The rules, of those that fired, with a step z3 refutes on its own (rewrite_cause).
 std::vector<std::string> refuted_rules(const std::vector<RewriteStep>& steps) {
   std::vector<std::string> refuted;
   for (const RewriteStep& s : steps)
     if (std::find(refuted.begin(), refuted.end(), s.rule) == refuted.end() &&
-        !rewrite_cause(s).empty())
+        !remembered_cause(s).empty())
       refuted.push_back(s.rule);
   return refuted;
 }
@@ -856,8 +869,15 @@ std::vector<std::string> rules_fixing(const std::vector<RewriteStep>& steps,
     WithoutRule aside(name);
     if (!failure_in_family(family, p, backend, config)) fixing.push_back(name);
   }
-  if (fixing.empty()) return refuted_together(steps, family, p, backend, config);
-  return fixing;
+  if (!fixing.empty()) return fixing;
+  // A failure that stays with every rule that fired set aside is no rule's (a movement op's):
+  // one run of the engine, where refuted_together would ask z3 about every step.
+  std::vector<std::string> all(fired.begin(), fired.end());
+  bool stays = true;
+  with_rules_aside(all, 0,
+                   [&] { stays = failure_in_family(family, p, backend, config).has_value(); });
+  if (stays) return {};
+  return refuted_together(steps, family, p, backend, config);
 }
 
 // The cause of the first unsound step (rewrite_cause, z3 over the steps' leaves' bounds: loads
@@ -1028,14 +1048,21 @@ bool echo_fails(const Program& p, const Test& fails) {
 // reads memory fails alone, as a value, a byte no kernel wrote, or C that does not compile:
 // in p, or in what options or an oracle's composites make of it (a value given a kernel of
 // its own), so p need not read memory itself.
-bool copy_fails(const Program& p, const Test& fails) {
+// Asked once per engine (`engine` names it) and dtype: a shrink names every candidate.
+bool copy_fails(const Program& p, const Test& fails, const std::string& engine) {
+  static std::map<std::pair<std::string, DType>, bool> asked;
   std::set<DType> dtypes;
   for (const UOp* n : topo_order(p.roots())) dtypes.insert(n->dtype);
   for (DType t : dtypes) {
+    auto [at, fresh] = asked.try_emplace({engine, t}, false);
+    if (!fresh) {
+      if (at->second) return true;
+      continue;
+    }
     std::string text = "%b = buffer 4 dtype=" + std::string(dtype_name(t)) + " slot=0\n";
     Program copy = parse_program(text + "%c = stage %b\n", "copy.uir");
     // not an engine that cannot write the values out (echo_fails: a format that rounds)
-    if (fails(copy) && !echo_fails(copy, fails)) return true;
+    if ((at->second = fails(copy) && !echo_fails(copy, fails))) return true;
   }
   return false;
 }
@@ -1256,7 +1283,7 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   // made them is not the cause.
   if (kind == "value" && echo_fails(p, fails_under({}))) return prefix + "const";
   // So does one that cannot copy an input buffer: it hands its kernels the wrong data.
-  if (kind == "value" && copy_fails(p, fails_under({}))) return prefix + "buffer";
+  if (kind == "value" && copy_fails(p, fails_under({}), target.command())) return prefix + "buffer";
   // A narrower interval only lets more programs through; refusing a valid one is another bug.
   if (kind != "exit2")
     if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness))
@@ -1533,10 +1560,13 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
     if (std::optional<Op> op = misfolded_op(p)) return "engines-" + std::string(op_name(*op));
   // An engine that cannot copy an input buffer in a kernel hands every kernel the wrong data,
   // whichever op reads it: "engines-buffer", as when a bare input fails (localize).
-  if (family == "engines" && copy_fails(p, [&](const Program& q) {
-        std::optional<Failure> g = check_engines(q, backend);
-        return g && oracle_family(g->oracle) == family;
-      }))
+  auto copy_fails_here = [&](const Program& q) {
+    std::optional<Failure> g = check_engines(q, backend);
+    return g && oracle_family(g->oracle) == family;
+  };
+  // (uopc's engine is the same one whichever backend compiles it; the plant changes it)
+  if (family == "engines" &&
+      copy_fails(p, copy_fails_here, "uopc " + std::string(plant_name(active_plant()))))
     return "engines-buffer";
   // An internal error is named by where it was raised, as a crash is by its site: a pass whose
   // invariant a broken rewrite breaks throws for whichever op reaches it first.
