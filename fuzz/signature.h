@@ -18,8 +18,9 @@
 // - a failure that goes away once one simplifier rule is set aside (WithoutRule) where that
 //   rule made a rewrite step z3 refutes on its own: the rule, wherever its wrong decision
 //   landed ("symbolic-compare_by_bounds" for a pad's mask or a stack's select alike); when no
-//   one rule set aside does, the rules z3 refutes set aside together, round by round, until
-//   the failure goes away (rules wrong through a helper they share): the first refuted;
+//   one rule set aside does but all that fired do, the rules z3 refutes set aside together,
+//   round by round, until the failure goes away (rules wrong through a helper they share): the
+//   first refuted;
 // - a wrongly accepted program: the type rules the parser does not check ("rejection-pad_length",
 //   "rejection-expand+pad_length" when it skips two);
 // - a ub failure, in the kernels or the compiled composites: the C operator whose decision
