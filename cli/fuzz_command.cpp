@@ -323,22 +323,20 @@ bool by_target(const std::string& oracle) {
   return oracle.rfind("target", 0) == 0;
 }
 
+// A malformed program an external engine did not refuse, shrunk: an offset out of its value's
+// interval by the program it was built on (its own lines cannot shrink), others line by line.
+Failure shrunk_rejection(const Failure& f, Target& target, const ShrinkClock& clock) {
+  Bounded bounded = [&](Interesting i) { return clock.bounded(std::move(i)); };
+  if (std::optional<Failure> smaller = smaller_interval_breaker(f, target, bounded))
+    return *smaller;
+  Reduced small = reduce_lines(f.program, clock.bounded(fails_target_rejection(target, f)));
+  std::optional<Failure> again = check_target_rejects(small.text, rejection_reason(f), target);
+  return again ? *again : f;
+}
+
 // A malformed program an external engine did not refuse, shrunk first when asked, and named.
 Record rejection_record(Record r, const FuzzArgs& a, Target& target, const ShrinkClock& clock) {
-  Bounded bounded = [&](Interesting i) { return clock.bounded(std::move(i)); };
-  if (a.minimize)
-    if (std::optional<Failure> smaller = smaller_interval_breaker(r.failure, target, bounded)) {
-      r.failure = *smaller;
-      r.signature = target_rejection_signature(r.failure, target);
-      return r;
-    }
-  if (a.minimize) {
-    Reduced small =
-        reduce_lines(r.failure.program, clock.bounded(fails_target_rejection(target, r.failure)));
-    std::string why = rejection_reason(r.failure);
-    if (std::optional<Failure> again = check_target_rejects(small.text, why, target))
-      r.failure = *again;
-  }
+  if (a.minimize) r.failure = shrunk_rejection(r.failure, target, clock);
   r.signature = target_rejection_signature(r.failure, target);
   return r;
 }
