@@ -738,12 +738,36 @@ const std::vector<Program>& option_probes() {
   return probes;
 }
 
+// Stacks of distinct literals, of each dtype and of lengths around the small powers of two: a
+// stack selects its element by comparing the index with each position, so a wrong select or
+// compare shows on one of them, where the stack a program held had equal neighbours (a last
+// element read as the one before it) and showed only once an option split its index.
+const std::vector<Program>& stack_probes() {
+  static const std::vector<Program> probes = [] {
+    std::vector<Program> out;
+    for (int n : {2, 3, 4, 5, 8, 9, 16})
+      for (std::string dtype : {"i32", "f32", "bool"}) {
+        std::string text = "%v = stack";
+        for (int k = 0; k < n; ++k) {
+          std::string v = std::to_string(n - 1 - 2 * k);  // distinct, either sign
+          text += " " + (dtype == "bool"  ? std::string(k % 2 ? "true" : "false")
+                         : dtype == "f32" ? v + ".5"
+                                          : v);
+        }
+        out.push_back(parse_program(text + "\n", "probe.uir"));
+      }
+    return out;
+  }();
+  return probes;
+}
+
 // Whether the probes that end in `op` fail on the plain lowering: then the op's rule is wrong,
 // even where a failure of it showed only under options (a reduce that indexes its popped axes
 // last is right on a whole-tensor reduce, which an unroll or a block then breaks).
 bool fails_plain_on_probes(Op op, const FailsWith& fails) {
-  for (const Program& probe : option_probes())
-    if (probe.statements.back().node->op == op && fails(probe, {})) return true;
+  for (const auto* probes : {&option_probes(), &stack_probes()})
+    for (const Program& probe : *probes)
+      if (probe.statements.back().node->op == op && fails(probe, {})) return true;
   return false;
 }
 
@@ -1306,8 +1330,14 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
       return fewest_option_kinds(least_for(alone), fails_with);
     };
     std::optional<Located> at = localize(p, fails_under(f.config), &plain, &kinds_of, true);
-    if (at && (at->fails_plain || fails_plain_on_probes(at->op, fails_with)))
-      return prefix + op_family(at->op);
+    // Remembered per engine: each probe is a run of it, and a shrink names every candidate.
+    static std::map<std::tuple<std::string, std::string, Op>, bool> plain_on_probes;
+    auto on_probes = [&](Op op) {
+      auto [it, fresh] = plain_on_probes.try_emplace({target.command(), kind, op}, false);
+      if (fresh) it->second = fails_plain_on_probes(op, fails_with);
+      return it->second;
+    };
+    if (at && (at->fails_plain || on_probes(at->op))) return prefix + op_family(at->op);
     return prefix + (at && !at->kinds.empty() ? at->kinds : kinds);
   }
   std::optional<Located> at = localize(p, fails_under(least), nullptr, nullptr, true);

@@ -709,9 +709,11 @@ TEST_F(Planted, AnEngineThatHandsItsKernelsTheWrongDataIsBuffer) {
   expect_signature_under(Plant::ParamNumberedBelow, programs, "engines-buffer");
   set_plant(Plant::None);
   Target target = planted_engine("param_numbered_below");
-  for (const auto& [text, opts] : programs)
-    if (std::string(opts) == "none")
+  for (const auto& [text, opts] : programs) {
+    if (std::string(opts) == "none") {
       EXPECT_EQ(signature_through(target, text), "target-buffer") << text;
+    }
+  }
 }
 
 // An engine that says where it crashed ("crash site: SYMBOL" on stderr, docs/ENGINES.md) is
@@ -800,7 +802,8 @@ TEST(TargetSignature, AFusedPairIsNamedByThePairThatFails) {
 // A failure through a target that needed options shrinks to one that does not, when a smaller
 // program fails without them: then the op is wrong, not the options. A wrong simplifier rule
 // decides a stack's select under an upcast of nine literals here; neither half of the nine
-// fails, eight do, and fewer fail without options.
+// fails, eight do, and fewer fail without options. Stacks of distinct literals fail without
+// options too, so the stack is named before the shrink as after it.
 TEST(TargetSignature, AFailureThatShrinksToOneWithoutOptionsIsTheOps) {
   Target target = planted_engine("compare_bounds_touching");
   Program p = parse_program("%v = stack 0.0 0.0 0.0 0.0 0.0 0.0 inf 0.0 0.0\n", "t.uir");
@@ -808,7 +811,7 @@ TEST(TargetSignature, AFailureThatShrinksToOneWithoutOptionsIsTheOps) {
   ASSERT_FALSE(check_target(p, target));
   std::optional<Failure> f = check_target(p, target, nullptr, upcast);
   ASSERT_TRUE(f);
-  EXPECT_EQ(target_signature(*f, p, target), "target-upcast");
+  EXPECT_EQ(target_signature(*f, p, target), "target-stack");
   Minimized m =
       minimize(p, upcast, [&](const EngineConfig& c) { return fails_target(target, *f, c); });
   EXPECT_EQ(m.config.flags(), EngineConfig{}.flags()) << m.reduced.text;
@@ -1054,6 +1057,16 @@ TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
            // a wrong rule that options only exposed is the op's
            Case{"flip_off_by_one", "%x = buffer 6\n%f = flip %x axes=[0]\n", "upcast=0:2",
                 "target-flip"},
+           // a stack whose last two elements are equal hides a select that reads the last
+           // element as the one before it; an upcast split its index, and distinct literals
+           // show it without options
+           Case{"compare_bounds_touching",
+                "%v = stack false true true true true false false false\n", "upcast=0:4",
+                "target-stack"},
+           Case{"compare_bounds_touching",
+                "%t = stack true true true false false true true true true true true true\n"
+                "%v = reshape %t shape=[3 2 2]\n",
+                "upcast=0:3", "target-stack"},
            // a whole reduce is right under this plant, the same reduce over one more axis is not
            Case{"reduce_trailing_axes", "%x = buffer 150 dtype=i32 slot=1\n%r = reduce %x op=min\n",
                 "block=3", "target-reduce"},
