@@ -317,12 +317,16 @@ class PointEvaluator {
 
   // The values of the two expressions with variable k at at[k].
   std::pair<int32_t, int32_t> at(const std::vector<int32_t>& point) {
+    exact_ = true;
     for (size_t i = 0; i < steps_.size(); ++i) values_[i] = value_of(steps_[i], point);
     return {values_[e_].as_i32(), values_[s_].as_i32()};
   }
   // Where a node's value is, and the value there at the last point.
   size_t step_of(const UOp* n) const { return index_.at(n); }
   const Scalar& value(size_t step) const { return values_[step]; }
+  // Whether every value at the last point is the language's: false when an op on the way has
+  // no exact scalar semantics (exp2, log2, sin: eval_scalar), whose values then say nothing.
+  bool exact() const { return exact_; }
 
  private:
   struct Step {
@@ -337,13 +341,16 @@ class PointEvaluator {
     if (step.var >= 0) return Scalar{step.node->dtype, static_cast<uint32_t>(point[step.var])};
     args_.clear();
     for (size_t k : step.srcs) args_.push_back(values_[k]);
-    return *eval_scalar(step.node->op, step.node->dtype, args_);
+    std::optional<Scalar> v = eval_scalar(step.node->op, step.node->dtype, args_);
+    if (!v) exact_ = false;
+    return v.value_or(Scalar{step.node->dtype, 0});
   }
 
   std::vector<Step> steps_;
   std::unordered_map<const UOp*, size_t> index_;
   std::vector<Scalar> values_, args_;
   size_t e_ = 0, s_ = 0;
+  bool exact_ = true;
 };
 
 // Calls visit at every combination of one value from each list (values[k] for variable k),
@@ -365,24 +372,28 @@ bool each_point(const std::vector<std::vector<int32_t>>& values, Visit visit) {
 }
 
 // The claim at every combination of one value from each list (values[k] for vars[k]): Refuted
-// at the first that breaks it, else Proved when the lists are their vars' whole domains
-// (`whole`), else Unknown.
+// at the first that breaks it, Unsupported at the first an op without exact semantics decides,
+// else Proved when the lists are their vars' whole domains (`whole`), else Unknown.
 Verdict check_points(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars,
                      const std::vector<std::vector<int32_t>>& values, bool whole) {
   PointEvaluator evaluator(e, s, vars);
   auto inside = [](int32_t x, const Interval& b) { return x >= b.lo && x <= b.hi; };
-  Verdict refuted;
+  Verdict stopped;
   auto holds = [&](const std::vector<int32_t>& point) {
     auto [want, got] = evaluator.at(point);
+    if (!evaluator.exact()) {
+      stopped = {Verdict::Kind::Unsupported, ""};
+      return false;
+    }
     if (want == got && inside(want, e->bounds) && inside(got, s->bounds)) return true;
     std::string where;
     for (size_t k = 0; k < vars.size(); ++k)
       where += expr_str(vars[k]) + "=" + std::to_string(point[k]) + " ";
-    refuted = {Verdict::Kind::Refuted,
+    stopped = {Verdict::Kind::Refuted,
                where + ": " + std::to_string(want) + " vs " + std::to_string(got)};
     return false;
   };
-  if (each_point(values, holds)) return refuted;
+  if (each_point(values, holds)) return stopped;
   return {whole ? Verdict::Kind::Proved : Verdict::Kind::Unknown, ""};
 }
 
@@ -612,6 +623,7 @@ std::unordered_set<const UOp*> intervals_left(const UOpRef& root, int64_t max_po
     for (const UOpRef& n : nodes) steps.push_back(evaluator.step_of(n.get()));
     each_point(grid->values, [&](const std::vector<int32_t>& point) {
       evaluator.at(point);
+      if (!evaluator.exact()) return false;  // nothing to say about this group
       for (size_t k = 0; k < nodes.size(); ++k) {
         const UOp* n = nodes[k].get();
         if (int32_t v = evaluator.value(steps[k]).as_i32(); v < n->bounds.lo || v > n->bounds.hi)

@@ -402,6 +402,18 @@ TEST(RewriteCause, AnF32WhereIsJudgedByItsChoice) {
   EXPECT_EQ(rewrite_cause({"where_decided", same, fill}), "");
 }
 
+// exp2, log2 and sin have no exact scalar semantics (their last bit is the platform's libm), so
+// no point decides a step through them either way: x == x decided true for an f32 is wrong
+// only on a NaN, and judging it by such a value once named it an interval of cmpeq.
+TEST(RewriteCause, AnOpWithoutExactSemanticsDecidesNothing) {
+  for (float v : {std::nanf(""), 2.0f}) {
+    UOpRef x = alu(Op::Exp2, {literal(Scalar::of_f32(v))});
+    UOpRef same = alu(Op::Cmpeq, {x, x});
+    EXPECT_EQ(rewrite_cause({"compare_by_bounds", same, literal(Scalar::of_bool(true))}), "");
+    EXPECT_FALSE(interval_holds(same, 64).refuted());
+  }
+}
+
 // A loaded value, which may be anything in its bounds, is a leaf whose address is not part of
 // the claim: sampled values refute the step, with the loop counter enumerated beside them.
 TEST(RewriteCause, ALoadedValueIsSampled) {
