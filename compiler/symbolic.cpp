@@ -137,7 +137,7 @@ UOpRef build_linear(const Linear& l) {
     if (!out)
       out = term_times(t, k);
     else if (k == 0xffffffffu)
-      out = alu(Op::Sub, {out, t});
+      out = planted(Plant::LinearSubReversed) ? alu(Op::Sub, {t, out}) : alu(Op::Sub, {out, t});
     else
       out = add(out, term_times(t, k));
   }

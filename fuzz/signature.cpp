@@ -1612,6 +1612,12 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
     // "symbolic-compare_by_bounds" for a pad's mask, a stack's select or an upcast's index.
     std::vector<std::string> fixing = rules_fixing(steps, family, p, backend, least);
     if (auto cause = refuted_cause(steps, fixing)) return *cause;
+    // A rule that fixes the failure only by not shaping what a refuted one then rewrote (a
+    // distribute before a combine_terms that collects a - b the wrong way round, which other
+    // rules share) is no cause: the refuted rules, set aside together, are.
+    if (!fixing.empty())
+      if (auto cause = refuted_cause(steps, refuted_together(steps, family, p, backend, least)))
+        return *cause;
   }
   std::string signature = signature_by_cause(f, p, backend, config, least);
   // A wrong value an arithmetic op shows, on the plain lowering, that goes away once one

@@ -33,7 +33,8 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::MulIntervalTwoCorners,   Plant::NotBitwise,
                          Plant::ModMinusOneTraps,        Plant::EqualBoundsTouching,
                          Plant::MaxHelperTies,           Plant::DivmodPairAnyDividend,
-                         Plant::ParamNumberedBelow,      Plant::LinearSubAsAdd};
+                         Plant::ParamNumberedBelow,      Plant::LinearSubAsAdd,
+                         Plant::LinearSubReversed};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

@@ -363,6 +363,19 @@ TEST_F(Planted, RulesWrongThroughAHelperTheyShareAreNamedByTheFirst) {
   });
 }
 
+// A rule whose setting aside fixes a failure without any step of it refuted (a distribute that
+// shaped the sum) only fed the one z3 refutes: with the linear form written t - rest for a term
+// of coefficient -1, setting distribute aside fixed this flip and setting combine_terms aside did
+// not (other rules write the same form), and the failure was `engines-flip`.
+TEST_F(Planted, ARuleThatOnlyShapedARefutedOnesInputIsNoCause) {
+  expect_signatures({
+      Named{Plant::LinearSubReversed,
+            "%t0 = buffer 81 dtype=f32 slot=0\n%t1 = reshape %t0 shape=[9 9]\n"
+            "%t2 = reshape %t1 shape=[3 9 3]\n%v11 = flip %t2 axes=[2]\n",
+            "symbolic-combine_terms"},
+  });
+}
+
 // A reduce folded in the wrong order gives wrong values in one program and wasted loops in
 // another: one rule, one signature, not an engines one and a cost one.
 TEST_F(Planted, WrongValuesAndWastedLoopsOfOneRuleAreOneSignature) {
