@@ -10,7 +10,7 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_C_FLAGS="$CFLAGS" \
-  -DCMAKE_CXX_FLAGS="$CXXFLAGS -fsanitize-coverage-ignorelist=$root/fuzz/coverage_ignore.txt" \
+  -DCMAKE_CXX_FLAGS="$CXXFLAGS -D_GLIBCXX_ASSERTIONS -fsanitize-coverage-ignorelist=$root/fuzz/coverage_ignore.txt" \
   -DUOPC_BUILD_TESTS=OFF -DUOPC_BUILD_BENCH=OFF \
   -DUOPC_FUZZ_TARGETS=ON -DUOPC_FUZZING_ENGINE="$LIB_FUZZING_ENGINE"
 cmake --build "$build" --target fuzz_diff fuzz_parse fuzz_symbolic
