@@ -508,6 +508,19 @@ TEST_F(Planted, AnEmptyOperandBringsNoKernelsAlong) {
                          "engines-expand");
 }
 
+// A reduce that folds its axes in the wrong order gives the right min on this data (NaNs and
+// ties decide it) until an unroll reorders the fold: the reduce's rule is wrong all the same,
+// as f32 sums that round by their order show without options. (From a campaign; it was
+// `engines-unroll`.)
+TEST_F(Planted, AFoldOrderOnlyAnUnrollShowsIsTheReduces) {
+  std::string values;
+  for (int k = 0; k < 100; ++k)
+    values += k < 20 || k % 10 == 9 ? " 2147483648.0" : k >= 90 ? " nan" : " 0.0";
+  std::string text =
+      "%t0 = stack" + values + "\n%t1 = reshape %t0 shape=[10 10]\n%v6 = reduce %t1 op=min pop=2\n";
+  expect_signature_under(Plant::ReduceColumnMajor, {{text.c_str(), "unroll=2"}}, "engines-reduce");
+}
+
 // A reduce whose copies share an accumulator shows it only on some data (the scrambled inputs,
 // chosen by a buffer's slot and size): the reshape that is the buffer's only reader is not
 // needed, since a fresh input in the buffer's slot holds the same data.
