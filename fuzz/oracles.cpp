@@ -532,7 +532,7 @@ Verdict over_counters(const UOpRef& a, const UOpRef& b, int64_t max_points) {
 // found that way is as real as z3's.
 Verdict simplification_verdict(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars) {
   Verdict verdict = enumerate(e, s, vars, kSymbolicEnumerationFirst);
-  if (verdict.kind == Verdict::Kind::Unknown) verdict = thread_smt().equal_and_bounded(e, s);
+  if (!verdict.decided()) verdict = thread_smt().equal_and_bounded(e, s);
   if (verdict.kind == Verdict::Kind::Unknown)
     verdict = over_counters(e, s, kSymbolicEnumerationFirst * 8);
   if (verdict.kind == Verdict::Kind::Unknown)
@@ -544,7 +544,7 @@ Verdict simplification_verdict(const UOpRef& e, const UOpRef& s, const std::vect
 // (z3 gives up on some divisions over a few dozen points), the rest go to z3.
 Verdict kernel_step_verdict(const UOpRef& a, const UOpRef& b) {
   Verdict v = over_counters(a, b, kSymbolicEnumerationFirst * 8);
-  return v.kind == Verdict::Kind::Unknown ? thread_smt().equal_and_bounded(a, b) : v;
+  return v.decided() ? v : thread_smt().equal_and_bounded(a, b);
 }
 
 }  // namespace

@@ -269,6 +269,25 @@ struct Smt::Impl {
     }
   }
 
+  // exp2, log2 and sin, whose last bit is the platform's libm (no exact semantics): a fresh
+  // value with what every libm gives them, so that a claim about them is refuted only by a
+  // value they can take. NaN exactly where the operand makes it; exp2 never negative, sin
+  // within [-1, 1].
+  z3::expr inexact(const UOp& n, const z3::expr& x) {
+    z3::expr y = leaf(&n);
+    auto lt = [&](const z3::expr& a, const z3::expr& b) {
+      return z3::expr(ctx, Z3_mk_fpa_lt(ctx, a, b));
+    };
+    z3::expr zero = f32_bits(0), one = f32_bits(0x3f800000u), minus_one = f32_bits(0xbf800000u);
+    z3::expr nan_in = x.mk_is_nan();
+    if (n.op == Op::Log2) nan_in = nan_in || lt(x, zero);
+    if (n.op == Op::Sin) nan_in = nan_in || z3::expr(ctx, Z3_mk_fpa_is_infinite(ctx, x));
+    assumptions.push_back(y.mk_is_nan() == nan_in);
+    if (n.op == Op::Exp2) assumptions.push_back(y.mk_is_nan() || !lt(y, zero));
+    if (n.op == Op::Sin) assumptions.push_back(y.mk_is_nan() || (!lt(y, minus_one) && !lt(one, y)));
+    return y;
+  }
+
   // A reduce of a stack of scalars: the language's left fold from the identity.
   z3::expr fold(const UOp& n) {
     const UOp& stack = *n.src[0];
@@ -290,6 +309,7 @@ struct Smt::Impl {
     if (!is_alu(n.op)) return leaf(&n);
     std::vector<z3::expr> s;
     for (const UOpRef& src : n.src) s.push_back(memo.at(src.get()));
+    if (n.op == Op::Exp2 || n.op == Op::Log2 || n.op == Op::Sin) return inexact(n, s[0]);
     if (n.op == Op::Where) return z3::ite(s[0], s[1], s[2]);
     if (n.op == Op::Cast) return cast(n, s[0]);
     switch (n.src[0]->dtype) {

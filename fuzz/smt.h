@@ -34,6 +34,7 @@ struct Verdict {
 
   bool proved() const { return kind == Kind::Proved; }
   bool refuted() const { return kind == Kind::Refuted; }
+  bool decided() const { return proved() || refuted(); }
 };
 
 std::string verdict_str(const Verdict& v);

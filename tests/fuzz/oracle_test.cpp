@@ -402,16 +402,25 @@ TEST(RewriteCause, AnF32WhereIsJudgedByItsChoice) {
   EXPECT_EQ(rewrite_cause({"where_decided", same, fill}), "");
 }
 
-// exp2, log2 and sin have no exact scalar semantics (their last bit is the platform's libm), so
-// no point decides a step through them either way: x == x decided true for an f32 is wrong
-// only on a NaN, and judging it by such a value once named it an interval of cmpeq.
-TEST(RewriteCause, AnOpWithoutExactSemanticsDecidesNothing) {
+// exp2, log2 and sin have no exact scalar semantics (their last bit is the platform's libm):
+// no point decides a step through them, and z3 knows of them only what every libm gives (NaN
+// exactly from a NaN, exp2 never negative). x == x decided true for an f32 is wrong on exp2 of
+// a NaN and right on exp2 of 2; judged by a value read from nowhere, it was an interval of cmpeq.
+TEST(RewriteCause, AnOpWithoutExactSemanticsIsJudgedByWhatIsKnownOfIt) {
   for (float v : {std::nanf(""), 2.0f}) {
     UOpRef x = alu(Op::Exp2, {literal(Scalar::of_f32(v))});
     UOpRef same = alu(Op::Cmpeq, {x, x});
-    EXPECT_EQ(rewrite_cause({"compare_by_bounds", same, literal(Scalar::of_bool(true))}), "");
+    EXPECT_EQ(rewrite_cause({"compare_by_bounds", same, literal(Scalar::of_bool(true))}),
+              std::isnan(v) ? "compare_by_bounds" : "")
+        << v;
     EXPECT_FALSE(interval_holds(same, 64).refuted());
   }
+  // exp2 is never negative: deciding exp2(y) < 0 false is sound
+  UOpRef y = load(address(param(1, DType::F32, 4), i32_literal(0)));
+  UOpRef below = alu(Op::Cmplt, {alu(Op::Exp2, {y}), literal(Scalar::of_f32(0.0f))});
+  EXPECT_EQ(rewrite_cause({"compare_by_bounds", below, literal(Scalar::of_bool(false))}), "");
+  EXPECT_EQ(rewrite_cause({"compare_by_bounds", below, literal(Scalar::of_bool(true))}),
+            "compare_by_bounds");
 }
 
 // A loaded value, which may be anything in its bounds, is a leaf whose address is not part of
