@@ -921,7 +921,7 @@ std::optional<std::string> refuted_cause(const std::vector<RewriteStep>& steps,
                                          const std::vector<std::string>& fixing) {
   for (const RewriteStep& s : steps) {
     if (std::find(fixing.begin(), fixing.end(), s.rule) == fixing.end()) continue;
-    std::string cause = rewrite_cause(s);
+    const std::string& cause = remembered_cause(s);
     if (!cause.empty()) return cause_signature(cause);
   }
   return std::nullopt;
