@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -315,10 +316,16 @@ const UOp* needed_node(const Program& whole, const Test& fails, const UOp* root 
 // op computed, on values an engine holds in memory as it holds computed ones (literals alone it
 // may fold or select between), from the program's inputs as `inputs` gives them. n itself when its
 // sources already are such values (a min of a staged -0 and a literal); null when one is too
-// large to write out. With `computed`, each f32 value comes through an add of -0, which changes
-// no bit of it: the engine then computes n's operand, as it does a fused one, where it loads a
-// staged value (C may write an op differently on the two: a max inline on loads, through a
-// helper on an expression, which must not be evaluated twice).
+// Staged f32 values through an add of -0, which changes no bit of them: the engine then computes
+// them, as it does a fused operand, where it loads staged ones (C may write an op differently on
+// the two: a max inline on loads, through a helper on an expression, which must not be evaluated
+// twice).
+UOpRef as_computed(const UOpRef& values) {
+  if (values->dtype != DType::F32) return values;
+  return alu(Op::Add, {values, expand(literal(Scalar::of_f32(-0.0f)), values->shape)});
+}
+
+// large to write out. With `computed`, each f32 value comes through as_computed.
 UOpRef with_own_values(const UOp& n, const InterpOptions& inputs, bool computed = false) {
   std::vector<UOpRef> src;
   for (size_t k = 0; k < n.src.size(); ++k) {
@@ -332,9 +339,7 @@ UOpRef with_own_values(const UOp& n, const InterpOptions& inputs, bool computed 
       UOpRef values = nested_literals(*s, inputs);
       if (!values) return nullptr;
       values = stage(values);
-      if (computed && s->dtype == DType::F32)
-        values = alu(Op::Add, {values, expand(literal(Scalar::of_f32(-0.0f)), s->shape)});
-      src.push_back(values);
+      src.push_back(computed ? as_computed(values) : values);
     }
   }
   return with_sources(n, src);
@@ -342,11 +347,13 @@ UOpRef with_own_values(const UOp& n, const InterpOptions& inputs, bool computed 
 
 // Every step of a reduce's fold at once, as one elementwise op: op(acc, x) for the accumulator
 // and the element each step of the left fold meets, on the reduce's operand's own values, and
-// (for i32) its interval's ends. The values are staged, or with `as_literals` literal stacks,
-// which the renderer writes as expressions, as it writes a reduce's element, where staged
-// values are named loads (C may write an op differently for the two). Null for a reduce of
-// nothing or of more than 4096 elements.
-UOpRef fold_steps(const UOp& n, bool as_literals = false) {
+// (for i32) its interval's ends, as `values` gives them: staged, staged then computed
+// (as_computed), or literal stacks. A reduce's accumulator and element are expressions to the
+// renderer, where staged values are named loads (C may write an op differently for the two); a
+// literal stack is an expression too, unless the simplifier leaves only a name of it, as it may
+// for a long one. Null for a reduce of nothing or of more than 4096 elements.
+enum class FoldValues { Staged, Computed, Literal };
+UOpRef fold_steps(const UOp& n, FoldValues values = FoldValues::Staged) {
   const UOp& x = *n.src[0];
   if (x.numel() == 0 || x.numel() > 4096) return nullptr;
   Tensor t = interpret(single_output(Program{}, shared_from(&x)), {}).outputs.at(0).second;
@@ -366,12 +373,13 @@ UOpRef fold_steps(const UOp& n, bool as_literals = false) {
     for (std::vector<Scalar>* v : {&before, &element})
       for (int64_t end : {x.bounds.lo, x.bounds.hi})
         v->push_back(Scalar::of_i32(static_cast<int32_t>(end)));
-  auto staged = [&](const std::vector<Scalar>& v) {
-    UOpRef values = nested_stack({static_cast<int64_t>(v.size())},
-                                 [&](int64_t i) { return v[static_cast<size_t>(i)]; });
-    return as_literals ? values : stage(values);
+  auto operand = [&](const std::vector<Scalar>& v) {
+    UOpRef stack = nested_stack({static_cast<int64_t>(v.size())},
+                                [&](int64_t i) { return v[static_cast<size_t>(i)]; });
+    if (values == FoldValues::Literal) return stack;
+    return values == FoldValues::Computed ? as_computed(stage(stack)) : stage(stack);
   };
-  return alu(n.reduce_op(), {staged(before), staged(element)});
+  return alu(n.reduce_op(), {operand(before), operand(element)});
 }
 
 // The first elementwise op whose value in the interpreter, at some element, is not what the op's
@@ -508,8 +516,8 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
   // the op's name, whichever data showed it.
   auto wrong_fold = [&](const UOp& reduce) -> std::optional<Located> {
     if (reduce.op != Op::Reduce) return std::nullopt;
-    for (bool as_literals : {false, true}) {
-      UOpRef fold = fold_steps(reduce, as_literals);
+    for (FoldValues values : {FoldValues::Staged, FoldValues::Computed, FoldValues::Literal}) {
+      UOpRef fold = fold_steps(reduce, values);
       if (!fold || !fails(single_output(p, fold))) continue;
       if (std::optional<Located> at = failing_data(*fold)) return at;
       Located at{reduce.reduce_op()};
@@ -803,9 +811,53 @@ std::string fewest_option_kinds(const EngineConfig& least, const FailsWith& fail
   return all;
 }
 
+// Whether the helper C writes `op` through is itself wrong: `op` through it on every pair of a
+// few values that tell its forms apart (signed zeros, NaN, infinities, the ends of i32, zero
+// and -1 divisors; not INT32_MIN by -1, which C may trap on, a crash named as such). Remembered
+// per planted bug and op.
+bool helper_fails(Op op, Backend& backend) {
+  static std::map<std::pair<Plant, Op>, bool> known;
+  auto [at, fresh] = known.try_emplace({active_plant(), op}, false);
+  if (!fresh) return at->second;
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<Scalar> f32 = {
+      Scalar::of_f32(0.0f), Scalar::of_f32(-0.0f), Scalar::of_f32(1.0f), Scalar::of_f32(-1.5f),
+      Scalar::of_f32(inf),  Scalar::of_f32(-inf),  Scalar::of_f32(NAN)};
+  const std::vector<Scalar> i32 = {Scalar::of_i32(0),
+                                   Scalar::of_i32(1),
+                                   Scalar::of_i32(-1),
+                                   Scalar::of_i32(7),
+                                   Scalar::of_i32(-3),
+                                   Scalar::of_i32(std::numeric_limits<int32_t>::min()),
+                                   Scalar::of_i32(std::numeric_limits<int32_t>::max())};
+  bool division = op == Op::Idiv || op == Op::Mod;
+  EngineConfig helper;
+  helper.by_helper = {op};
+  for (const std::vector<Scalar>* values : {&f32, &i32}) {
+    if (division && values == &f32) continue;
+    std::vector<std::pair<Scalar, Scalar>> pairs;
+    for (const Scalar& a : *values)
+      for (const Scalar& b : *values)
+        if (!division || a.as_i32() != std::numeric_limits<int32_t>::min() || b.as_i32() != -1)
+          pairs.emplace_back(a, b);
+    auto operand = [&](bool second) {
+      return stage(nested_stack({static_cast<int64_t>(pairs.size())}, [&](int64_t k) {
+        return second ? pairs[static_cast<size_t>(k)].second : pairs[static_cast<size_t>(k)].first;
+      }));
+    };
+    UOpRef value =
+        op == Op::Neg ? alu(op, {operand(false)}) : alu(op, {operand(false), operand(true)});
+    if (failure_in_family("engines", single_output(Program{}, value), backend, helper))
+      return at->second = true;
+  }
+  return false;
+}
+
 // The renderer decision a compiled-engine failure comes from, if it goes away once that
-// decision is set aside (RenderOptions::by_helper): one name per decision the renderer makes,
-// so idiv and mod share one, as do max and min.
+// decision is set aside (RenderOptions::by_helper), and the helper it then takes is right on
+// its own (a wrong helper, set aside with the rest, may cancel itself: max(max(a, b), a) with
+// a helper that keeps its first operand on a tie): one name per decision the renderer makes, so
+// idiv and mod share one, as do max and min.
 std::optional<std::string> render_decision(const Program& p, Backend& backend,
                                            const EngineConfig& config) {
   const std::pair<const char*, std::vector<Op>> decisions[] = {
@@ -824,8 +876,12 @@ std::optional<std::string> render_decision(const Program& p, Backend& backend,
   std::vector<Op> all;
   for (const auto& [name, ops] : decisions) all.insert(all.end(), ops.begin(), ops.end());
   if (fails(all)) return std::nullopt;
-  for (const auto& [name, ops] : decisions)
-    if (!fails(ops)) return std::string(name);
+  for (const auto& [name, ops] : decisions) {
+    if (fails(ops)) continue;
+    for (Op op : ops)
+      if (helper_fails(op, backend)) return std::nullopt;
+    return std::string(name);
+  }
   return std::nullopt;
 }
 

@@ -196,6 +196,18 @@ TEST_F(Planted, ARendererDecisionIsNamedByTheDecision) {
   }
 }
 
+// A helper that is wrong itself is no decision of the renderer's, even where writing every max
+// through it makes the failure go away: max(max(a, b), a) with a helper that keeps its first
+// operand on a tie is right once both maxes take it. It was "engines-render_minmax".
+TEST_F(Planted, AWrongHelperThatCancelsItselfIsNoRenderDecision) {
+  expect_signatures({
+      Named{Plant::MaxHelperTies,
+            "%t0 = buffer 32 dtype=f32 slot=0\n%t1 = reshape %t0 shape=[2 1 4 4]\n"
+            "%t2 = reduce %t1 op=mul pop=3\n%t3 = max %t1 %t2\n%v3 = max %t3 %t1\n",
+            "engines-max"},
+  });
+}
+
 // A wrong permute whose operand has size-1 axes reads the right elements when computed alone
 // (a size-1 axis's index is always 0); computed alone on inputs whose size-1 axes are longer,
 // it fails, so a flip's composite, which permutes such values, names the permute.
@@ -1197,6 +1209,22 @@ TEST_F(Planted, AReduceWhoseFoldOpIsWrongIsTheOps) {
       Named{Plant::MaxHelperTies,
             "%t = stack 0.0 1.0 -0.0 2.0\n%r = reshape %t shape=[2 2]\n"
             "%v = reduce %r op=max pop=1\n",
+            "engines-max"},
+      // written out on staged values, loads the renderer names, the max is C's inline one; on
+      // literals, the simplifier left this stack's halves as names too: "engines-reduce" before
+      // the steps were also written out on computed values
+      Named{Plant::MaxHelperTies,
+            "%t0 = stack "
+            "inf 0.0 inf inf 0.0 0.0 0.0 0.0 0.0 "
+            "0.0 inf 0.0 0.0 inf inf 0.0 0.0 0.0 "
+            "0.0 -0.0 0.0 0.0 0.0 0.0 -0.0 0.0 0.0 "
+            "-0.0 0.0 0.0 0.0 0.0 0.0 0.0 -0.0 0.0 "
+            "0.0 0.0 0.0 0.0 0.0 0.0 -0.0 0.0 0.0 "
+            "0.0 0.0 0.0 0.0 0.0 0.0 -0.0 0.0 0.0 "
+            "0.0 0.0 0.0 0.0 0.0 0.0 0.0 -0.0 0.0 "
+            "0.0 0.0 0.0 0.0 0.0 0.0 0.0 -0.0 0.0 "
+            "-0.0 0.0 -0.0 -0.0 0.0 0.0 0.0 -0.0 0.0 "
+            "\n%t1 = reshape %t0 shape=[9 9]\n%v4 = reduce %t1 op=max pop=1\n",
             "engines-max"},
   });
 }
