@@ -816,6 +816,8 @@ std::string fewest_option_kinds(const EngineConfig& least, const FailsWith& fail
 // and -1 divisors; not INT32_MIN by -1, which C may trap on, a crash named as such). Remembered
 // per planted bug and op.
 bool helper_fails(Op op, Backend& backend) {
+  const Op helped[] = {Op::Add, Op::Sub, Op::Mul, Op::Neg, Op::Idiv, Op::Mod, Op::Max, Op::Min};
+  if (std::find(std::begin(helped), std::end(helped), op) == std::end(helped)) return false;
   static std::map<std::pair<Plant, Op>, bool> known;
   auto [at, fresh] = known.try_emplace({active_plant(), op}, false);
   if (!fresh) return at->second;
@@ -1575,6 +1577,13 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
   // Localized under the least settings the failure needs: a setting it does not need may hide
   // what a probe would show (a table=N that turns the probes' literal stacks into tables, whose
   // flat index puts a stray index back in range).
+  // The cost oracle counts reduce loops, and only a reduce's lowering makes one: a cost
+  // failure no node shows alone, found where the paths into a reduce's loops join (a sub of
+  // two reduces recomputed in the loop that reads it), is that reduce's.
+  auto op_at = [&](const Located& at) {
+    bool reduce_loops = f.oracle == "cost" && at.fused && at.op != Op::Reduce;
+    return family + "-" + std::string(op_name(reduce_loops ? Op::Reduce : at.op));
+  };
   if (family != "roundtrip") {
     FailsWith fails_with = [&](const Program& q, const EngineConfig& c) {
       return failure_in_family(family, q, backend, c).has_value();
@@ -1585,18 +1594,11 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
     std::string kinds = fewest_option_kinds(least, fails_with);
     if (!kinds.empty()) {
       std::optional<Located> at = culprit(family, p, backend, config, true, &kinds_of);
-      if (at && (at->fails_plain || fails_plain_on_probes(at->op, fails_with)))
-        return family + "-" + std::string(op_name(at->op));
+      if (at && (at->fails_plain || fails_plain_on_probes(at->op, fails_with))) return op_at(*at);
       return family + "-" + (at && !at->kinds.empty() ? at->kinds : kinds);
     }
   }
-  if (std::optional<Located> at = culprit(family, p, backend, least)) {
-    // The cost oracle counts reduce loops, and only a reduce's lowering makes one: a cost
-    // failure no node shows alone, found where the paths into a reduce's loops join (a sub of
-    // two reduces recomputed in the loop that reads it), is that reduce's.
-    if (f.oracle == "cost" && at->fused && at->op != Op::Reduce) return family + "-reduce";
-    return family + "-" + std::string(op_name(at->op));
-  }
+  if (std::optional<Located> at = culprit(family, p, backend, least)) return op_at(*at);
   return by_outputs(f, p);
 }
 
@@ -1694,6 +1696,9 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
       signature.rfind("engines-", 0) == 0 ? parse_op(signature.substr(8)) : std::nullopt;
   if (f.oracle != "engines" || !op || !(is_alu(*op) || *op == Op::Cast)) return signature;
   if (!failure_in_family("engines", p, backend, {})) return signature;
+  // An op whose helper is wrong is wrong whatever the rules made of its operands (one that
+  // names an operand, where C writes the op inline, hides it).
+  if (helper_fails(*op, backend)) return signature;
   std::optional<std::string> rule = rule_at_fault("engines", p, backend, {});
   return rule ? "symbolic-" + *rule : signature;
 }

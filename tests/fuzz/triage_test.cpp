@@ -433,6 +433,14 @@ TEST_F(Planted, WrongValuesAndWastedLoopsOfOneRuleAreOneSignature) {
       "%t4 = reduce %t3 op=max pop=2\n%v5 = sub %t3 %t4\n";
   EXPECT_EQ(signature_of(threaded, *tcc, {}), "no failure");
   EXPECT_EQ(signature_of(threaded, *tcc, fixed("thread=1", 1)), "engines-reduce");
+  // the same join, found under a thread option: not the sub (it was engines-sub)
+  EXPECT_EQ(signature_of("%t0 = expand 0.0 shape=[4 2]\n%t1 = reduce %t0 op=max pop=1\n"
+                         "%t2 = reshape %t1 shape=[2 1]\n%t3 = expand %t2 shape=[2 5]\n"
+                         "%t4 = permute %t3 order=[1 0]\n%t5 = reduce %t4 op=max pop=1\n"
+                         "%t6 = reshape %t5 shape=[2 1]\n%t7 = sub %t3 %t6\n"
+                         "%t8 = reduce %t7 op=min pop=2\n%v9 = max %t7 %t8\n",
+                         *tcc, fixed("thread=1", 1)),
+            "engines-reduce");
 }
 
 // A thread range that stops short leaves an element unwritten, which no data can hide (its
