@@ -3,6 +3,7 @@
 # files it leaves (one bug should leave one). With --target, the same through an external
 # engine: uopc run with the plant, against uopc interp, which must also refuse malformed programs.
 # Usage: bench/files_per_plant.sh [SECONDS] [--target] [PLANT...]
+# With KEEP=DIR, each plant's corpus stays in DIR/PLANT, to read the files that split a bug.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -12,8 +13,13 @@ if [ "${1:-}" = --target ]; then target=1; shift; fi
 uopc=${UOPC:-build/cli/uopc}  # a copy keeps a rebuild from changing the binary mid-run
 plants=("$@")
 [ ${#plants[@]} -gt 0 ] || mapfile -t plants < <("$uopc" fuzz --list-plants | awk '$1 != "none" {print $1}')
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then
+  work=$KEEP
+  mkdir -p "$work"
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
 printf '%-26s %5s  %s\n' plant files signatures
 for plant in "${plants[@]}"; do
   dir="$work/$plant"
