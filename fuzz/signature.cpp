@@ -788,7 +788,22 @@ bool fails_plain_on_probes(Op op, const FailsWith& fails) {
   return false;
 }
 
-std::string fewest_option_kinds(const EngineConfig& least, const FailsWith& fails) {
+// An unrolled tree whose copies the option probes show wrong folded in order too: the copies'
+// index, which the unroll shares with an upcast of the reduce's axis, is wrong, not the tree
+// (a program whose data hides the wrong index from an in-order fold, a min over NaNs, shows
+// it only through the tree). Otherwise `least` as it is.
+EngineConfig tree_as_upcast(const EngineConfig& least, const FailsWith& fails) {
+  const Opts& o = least.opts.fixed;
+  if (least.opts.mode == OptsChoice::Mode::Auto || o.unroll <= 1 || o.unroll_in_order) return least;
+  EngineConfig in_order = least;
+  in_order.opts.fixed.unroll_in_order = true;
+  for (const Program& probe : option_probes())
+    if (fails(probe, in_order) && !fails(probe, {})) return in_order;
+  return least;
+}
+
+std::string fewest_option_kinds(const EngineConfig& given, const FailsWith& fails) {
+  EngineConfig least = tree_as_upcast(given, fails);
   std::string all = option_kinds(least);
   std::vector<std::string> kinds;
   for (size_t at = 0; at < all.size();) {

@@ -172,6 +172,28 @@ TEST_F(Planted, ATreeBugIsNamedUnroll) {
       "engines-unroll");
 }
 
+// A wrong index of the copies, which an unrolled tree shares with an upcast of the reduce's axis,
+// is the upcast's even where the program's data shows it only through the tree: a min over
+// NaNs, which an in-order fold of the wrong elements happens to get right. It was unroll.
+TEST_F(Planted, ACopysIndexShownOnlyByATreeIsTheUpcasts) {
+  set_plant(Plant::UpcastWrongOffset);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  const std::string text =
+      "%t0 = stack "
+      "0.0 -1e-45 -1e-45 0.0 0.0 nan 0.0 -1e-45 0.0 "
+      "0.0 0.0 0.0 0.0 0.0 nan 0.0 0.0 0.0 "
+      "0.0 0.0 0.0 0.0 0.0 nan 0.0 0.0 0.0 "
+      "0.0 0.0 0.0 0.0 0.0 nan 0.0 0.0 0.0 "
+      "0.0 0.0 0.0 0.0 0.0 nan 0.0 0.0 0.0 "
+      "0.0 0.0 0.0 0.0 0.0 nan 0.0 0.0 0.0 "
+      "0.0 0.0 0.0 0.0 0.0 nan 0.0 0.0 0.0 "
+      "0.0 0.0 0.0 0.0 0.0 nan 0.0 0.0 0.0 "
+      "0.0 0.0 0.0 0.0 0.0 nan 0.0 0.0 0.0 "
+      "\n%t1 = reshape %t0 shape=[9 9]\n%v3 = reduce %t1 op=min pop=2\n";
+  EXPECT_FALSE(check_engines(parse_program(text, "t.uir"), *tcc, fixed("unroll=3:ordered", 1)));
+  EXPECT_EQ(signature_of(text, *tcc, fixed("unroll=3", 1)), "engines-upcast");
+}
+
 // A failure that goes away once the renderer writes max and min through their functions is the
 // renderer's decision for them, wherever they sat: a user's max, a reduce's fold, an index.
 TEST_F(Planted, ARendererDecisionIsNamedByTheDecision) {
