@@ -419,9 +419,24 @@ Verdict enumerate(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& v
 
 }  // namespace
 
+namespace {
+thread_local Smt* g_budget_smt = nullptr;
+}  // namespace
+
 Smt& thread_smt() {
   thread_local Smt smt(kSymbolicTimeoutMs);
-  return smt;
+  return g_budget_smt ? *g_budget_smt : smt;
+}
+
+SymbolicBudget::SymbolicBudget(unsigned ms) : previous_(g_budget_smt) {
+  thread_local std::map<unsigned, std::unique_ptr<Smt>> by_budget;
+  std::unique_ptr<Smt>& smt = by_budget[ms];
+  if (!smt) smt = std::make_unique<Smt>(ms);
+  g_budget_smt = smt.get();
+}
+
+SymbolicBudget::~SymbolicBudget() {
+  g_budget_smt = previous_;
 }
 
 namespace {

@@ -93,9 +93,25 @@ struct SymbolicStats {
 };
 
 std::optional<Failure> check_symbolic(Choices& choices, SymbolicStats* stats = nullptr);
-// One z3 context per thread, with the symbolic oracle's time limit: campaigns run oracles on
-// several threads.
+// One z3 context per thread, with the symbolic oracle's time limit (or a SymbolicBudget's):
+// campaigns run oracles on several threads.
 Smt& thread_smt();
+
+// While it lives, thread_smt gives z3 `ms` per claim on this thread. Triage asks z3 about a
+// failure's steps once, and a name must not depend on how loaded the machine was: at the
+// oracle's 12 ms, one step of a NaN's exp2 was refuted on one run and given up on the next.
+class SymbolicBudget {
+ public:
+  explicit SymbolicBudget(unsigned ms);
+  ~SymbolicBudget();
+  SymbolicBudget(const SymbolicBudget&) = delete;
+  SymbolicBudget& operator=(const SymbolicBudget&) = delete;
+
+ private:
+  Smt* previous_;
+};
+// z3's time for one claim in triage (failure_signature): decided claims take a few ms.
+constexpr unsigned kTriageTimeoutMs = 250;
 // The same on a drawn expression, and the text that identifies it (the expression and its
 // variables' bounds).
 std::optional<Failure> check_expression(const RandomExpr& expr, SymbolicStats* stats = nullptr);

@@ -1657,6 +1657,7 @@ std::optional<std::string> thrown_by(const Failure& f) {
 
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config) {
+  SymbolicBudget budget(kTriageTimeoutMs);
   std::string family = oracle_family(f.oracle);
   bool own_engine =
       family == "engines" || family == "ub" || family == "crash" || family == "timeout";

@@ -194,6 +194,24 @@ RC_GTEST_PROP(Oracles, BytesMakeValidPrograms, (const std::vector<uint8_t>& byte
   assert_no_failure(check_roundtrip(p));
 }
 
+// Triage's budget holds for its scope, nested, and the oracle's comes back after it.
+TEST(Oracles, ASymbolicBudgetHoldsForItsScope) {
+  Smt* oracle = &thread_smt();
+  {
+    SymbolicBudget triage(kTriageTimeoutMs);
+    Smt* in_triage = &thread_smt();
+    EXPECT_NE(in_triage, oracle);
+    {
+      SymbolicBudget again(kTriageTimeoutMs);
+      EXPECT_EQ(&thread_smt(), in_triage);
+      SymbolicBudget tight(1);
+      EXPECT_NE(&thread_smt(), in_triage);
+    }
+    EXPECT_EQ(&thread_smt(), in_triage);
+  }
+  EXPECT_EQ(&thread_smt(), oracle);
+}
+
 TEST(Oracles, EmptyBytesMakeAProgram) {
   BytesChoices none(nullptr, 0);
   EXPECT_FALSE(generate(none).statements.empty());
