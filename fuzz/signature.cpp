@@ -19,6 +19,8 @@
 
 #include "compiler/engine.h"
 #include "compiler/symbolic.h"
+#include "fuzz/choices.h"
+#include "fuzz/expr_gen.h"
 #include "fuzz/gen.h"
 #include "fuzz/probes.h"
 #include "fuzz/reduce.h"
@@ -919,6 +921,50 @@ void with_rules_aside(const std::vector<std::string>& rules, size_t k,
   with_rules_aside(rules, k + 1, then);
 }
 
+// The rules z3 refutes on a fixed sequence of drawn expressions (random_expr from seeds 0, 1,
+// ...) under the active planted bug, each probe drawn again with the rules refuted on it set
+// aside until none is: how many of the first kCounted probes refute each, and which rules any
+// probe drawn so far refutes. Remembered per plant.
+struct ProbeRefutations {
+  static constexpr uint64_t kCounted = 200;
+  uint64_t drawn = 0;
+  std::map<std::string, int> counted;
+  std::set<std::string> seen;
+};
+
+void draw_probe(ProbeRefutations& r) {
+  RandomChoices choices(r.drawn);
+  RandomExpr probe = random_expr(choices);
+  static const std::vector<std::string> rules = symbolic_rule_names();
+  std::vector<std::string> aside;
+  for (;;) {
+    std::optional<Failure> f;
+    with_rules_aside(aside, 0, [&] { f = check_expression(probe); });
+    std::string rule = f ? f->detail.substr(0, f->detail.find(':')) : "";
+    if (std::find(rules.begin(), rules.end(), rule) == rules.end() ||
+        std::find(aside.begin(), aside.end(), rule) != aside.end())
+      break;
+    if (r.drawn < ProbeRefutations::kCounted) r.counted[rule]++;
+    r.seen.insert(rule);
+    aside.push_back(rule);
+  }
+  ++r.drawn;
+}
+
+// The refutations, drawn until `rule` is among them, or none is, or kMaxProbes are drawn: a
+// rule wrong through a shared helper may be refuted on one probe in a thousand where the other
+// rules are on one in thirty (divmod_split and combine_terms with a linear form whose terms of
+// coefficient -1 are written the wrong way round).
+const ProbeRefutations& probe_refutations(const std::string& rule) {
+  constexpr uint64_t kMaxProbes = 4000;
+  static std::map<Plant, ProbeRefutations> known;
+  ProbeRefutations& r = known[active_plant()];
+  SymbolicBudget budget(kSymbolicTimeoutMs);  // as the oracle that drew them
+  while (r.drawn < ProbeRefutations::kCounted) draw_probe(r);
+  while (!r.seen.empty() && !r.seen.count(rule) && r.drawn < kMaxProbes) draw_probe(r);
+  return r;
+}
+
 // rewrite_cause, remembered: a shrink names every candidate, and most of their steps are the
 // same (nodes are hash-consed, so a step is its rule and two nodes, kept alive here).
 const std::string& remembered_cause(const RewriteStep& s) {
@@ -976,13 +1022,24 @@ std::vector<std::string> rules_fixing(const std::vector<RewriteStep>& steps,
     if (!failure_in_family(family, p, backend, config)) fixing.push_back(name);
   }
   if (!fixing.empty()) return fixing;
-  // A failure that stays with every rule that fired set aside is no rule's (a movement op's):
-  // one run of the engine, where refuted_together would ask z3 about every step.
+  // A failure that stays with every rule that fires set aside is no rule's (a movement op's):
+  // a few runs of the engine, where refuted_together would ask z3 about every step. Rules that
+  // fire only once others are aside (a divmod_split on what combine_terms no longer folds) are
+  // set aside in turn, since they may build on the same wrong helper.
   std::vector<std::string> all(fired.begin(), fired.end());
-  bool stays = true;
-  with_rules_aside(all, 0,
-                   [&] { stays = failure_in_family(family, p, backend, config).has_value(); });
-  if (stays) return {};
+  for (;;) {
+    bool stays = true;
+    std::vector<RewriteStep> now;
+    with_rules_aside(all, 0, [&] {
+      stays = failure_in_family(family, p, backend, config).has_value();
+      if (stays) now = failing_steps(family, p, backend, config);
+    });
+    if (!stays) break;
+    size_t before = all.size();
+    for (const RewriteStep& s : now)
+      if (std::find(all.begin(), all.end(), s.rule) == all.end()) all.push_back(s.rule);
+    if (all.size() == before) return {};
+  }
   return refuted_together(steps, family, p, backend, config);
 }
 
@@ -1655,9 +1712,10 @@ std::optional<std::string> thrown_by(const Failure& f) {
 
 }  // namespace
 
-std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
-                              const EngineConfig& config) {
-  SymbolicBudget budget(kTriageTimeoutMs);
+namespace {
+
+std::string signature_named(const Failure& f, const Program& p, Backend& backend,
+                            const EngineConfig& config) {
   std::string family = oracle_family(f.oracle);
   bool own_engine =
       family == "engines" || family == "ub" || family == "crash" || family == "timeout";
@@ -1717,6 +1775,35 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
   if (helper_fails(*op, backend)) return signature;
   std::optional<std::string> rule = rule_at_fault("engines", p, backend, {});
   return rule ? "symbolic-" + *rule : signature;
+}
+
+// A rule refuted in a failure may be wrong through a helper another rule shares (a linear form
+// both combine_terms and divmod_split build on): which of them a program shows depends on the
+// program. The rules refuted on the same drawn expressions are taken as one bug, named by the
+// rule most of the first probes refute (of equals, the first by name); a rule no probe refutes,
+// or refuted alone, keeps its name.
+std::string shared_helper_rule(const std::string& signature) {
+  static const std::string kSymbolic = "symbolic-";
+  if (signature.rfind(kSymbolic, 0) != 0) return signature;
+  std::string rule = signature.substr(kSymbolic.size());
+  const ProbeRefutations& r = probe_refutations(rule);
+  if (!r.seen.count(rule)) return signature;
+  auto count = [&](const std::string& name) {
+    auto at = r.counted.find(name);
+    return at == r.counted.end() ? 0 : at->second;
+  };
+  std::string most = rule;
+  for (const std::string& name : r.seen)  // by name
+    if (count(name) > count(most) || (count(name) == count(most) && name < most)) most = name;
+  return kSymbolic + most;
+}
+
+}  // namespace
+
+std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
+                              const EngineConfig& config) {
+  SymbolicBudget budget(kTriageTimeoutMs);
+  return shared_helper_rule(signature_named(f, p, backend, config));
 }
 
 std::vector<Op> signature_ops(const std::string& signature) {

@@ -410,6 +410,25 @@ TEST_F(Planted, ARuleThatOnlyShapedARefutedOnesInputIsNoCause) {
   });
 }
 
+// One wrong helper, two rules: with the linear form written t - rest for a term of coefficient
+// -1, a program whose only wrong step is divmod_split's was "symbolic-divmod_split" beside the
+// "symbolic-combine_terms" of the rest, and one whose failure stayed with every rule that had
+// fired set aside (divmod_split fired only then) was "engines-sub". (Programs from campaigns.)
+TEST_F(Planted, RulesWrongThroughAHelperTheyShareAreOneSignature) {
+  expect_signatures({
+      Named{Plant::LinearSubReversed,
+            "%t0 = stack -33554437 0 -33554437 0 0\n%t1 = mul %t0 -4\n"
+            "%t2 = stack 134217726 0 0 0 0\n%t3 = mul %t2 8\n%t4 = add %t1 %t3\n"
+            "%v10 = idiv %t4 4\n",
+            "symbolic-combine_terms"},
+      Named{Plant::LinearSubReversed,
+            "%t0 = stack 0 3 0 0 3 3 0\n%t1 = stack -56 0 0 0 0 0 0\n%t2 = mul %t1 -1\n"
+            "%t3 = add %t0 %t2\n%t4 = add %t3 -2147483648\n%t5 = mod %t4 12\n"
+            "%t6 = sub %t1 %t1\n%v11 = add %t5 %t6\n",
+            "symbolic-combine_terms"},
+  });
+}
+
 // A reduce folded in the wrong order gives wrong values in one program and wasted loops in
 // another: one rule, one signature, not an engines one and a cost one.
 TEST_F(Planted, WrongValuesAndWastedLoopsOfOneRuleAreOneSignature) {
