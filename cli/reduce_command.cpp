@@ -180,7 +180,8 @@ TargetReduction reduce_refused(const std::string& text, const std::string& refus
 
 // A valid program the engine gets wrong: it shrinks, and so do the settings, while the engine
 // still fails it the same way (fails_target).
-TargetReduction reduce_valid(const Program& p, const ReduceArgs& a, Target& target) {
+TargetReduction reduce_valid(const Program& p, const std::string& text, const ReduceArgs& a,
+                             Target& target) {
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
   std::optional<Failure> f = check_target(p, target, nullptr, config);
   if (!f)
@@ -191,7 +192,7 @@ TargetReduction reduce_valid(const Program& p, const ReduceArgs& a, Target& targ
   Minimized m = minimize(
       p, config,
       [&](const EngineConfig& c) { return until_interrupted(fails_target(target, *f, c)); },
-      progress_from(count_statements(print_program(p))));
+      progress_from(count_statements(text)));  // as the summary counts them
   Program small = parse_program(m.reduced.text, "reduced.uir");
   if (std::optional<Failure> g = check_target(small, target, nullptr, m.config)) f = g;
   return {m.reduced, m.config, *f, target_signature(*f, small, target)};
@@ -215,7 +216,8 @@ int reduce_through_target(const ReduceArgs& a, const std::string& text, bool cra
     refusal = e.what();
   }
   EndOnSignal end_on_signal;
-  TargetReduction t = p ? reduce_valid(*p, a, target) : reduce_refused(text, refusal, name, target);
+  TargetReduction t =
+      p ? reduce_valid(*p, text, a, target) : reduce_refused(text, refusal, name, target);
   if (g_interrupted) t.reduced.one_minimal = false;
   if (crash) t.signature = as_crash_signature(t.signature);
   std::string path = a.out.empty() ? "corpus/" + t.signature + ".uir" : a.out;

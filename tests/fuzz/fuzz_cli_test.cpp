@@ -591,6 +591,19 @@ TEST(ReduceCli, ShrinksThroughAnExternalEngine) {
   EXPECT_LE(count_statements(testing::read_file(out)), 4);
 }
 
+// The progress lines count the user's statements, as the summary does, not those of the
+// canonical form (where a scalar operand is an expand of its own: 7 here).
+TEST(ReduceCli, ProgressCountsTheStatementsOfTheFile) {
+  std::string in = ::testing::TempDir() + "/scaled-flip.uir";
+  std::ofstream(in) << "%x = stack 1 2 3 4\n%f = flip %x axes=[0]\n%two = index %x 1\n"
+                       "%y = mul %f %two\n%want = stack 8 6 4 2\n%ok = assert %y %want\n";
+  std::string engine = std::string(UOPC_BINARY_PATH) + " run --backend tcc --plant flip_off_by_one";
+  auto c = run_uopc("reduce " + in + " --target '" + engine + "' -o " + in + ".small");
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  EXPECT_EQ(c.err.rfind("reduce: 6 statements -> ", 0), 0u) << c.err;
+  EXPECT_NE(c.out.find("reduced 6 statements to 2 "), std::string::npos) << c.out;
+}
+
 // A program uopc refuses that the engine runs shrinks by lines, uopc still refusing it the
 // same way: here an offset whose interval the engine's pad rule makes too narrow.
 TEST(ReduceCli, ShrinksAMalformedProgramAnEngineRuns) {
