@@ -601,7 +601,10 @@ TEST(ReduceCli, ProgressCountsTheStatementsOfTheFile) {
   auto c = run_uopc("reduce " + in + " --target '" + engine + "' -o " + in + ".small");
   ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
   EXPECT_EQ(c.err.rfind("reduce: 6 statements -> ", 0), 0u) << c.err;
-  EXPECT_NE(c.out.find("reduced 6 statements to 2 "), std::string::npos) << c.out;
+  // (how far it gets is ShrinksThroughAnExternalEngine's subject: here only what it counts)
+  EXPECT_EQ(c.out.rfind("reduced 6 statements to ", 0), 0u) << c.out;
+  for (size_t at = 0; (at = c.err.find("reduce: ", at)) != std::string::npos; ++at)
+    EXPECT_EQ(c.err.compare(at, 24, "reduce: 6 statements -> "), 0) << c.err;
 }
 
 // A program uopc refuses that the engine runs shrinks by lines, uopc still refusing it the
