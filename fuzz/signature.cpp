@@ -1031,8 +1031,7 @@ std::vector<std::string> rules_fixing(const std::vector<RewriteStep>& steps,
     bool stays = true;
     std::vector<RewriteStep> now;
     with_rules_aside(all, 0, [&] {
-      stays = failure_in_family(family, p, backend, config).has_value();
-      if (stays) now = failing_steps(family, p, backend, config);
+      now = steps_of([&] { stays = failure_in_family(family, p, backend, config).has_value(); });
     });
     if (!stays) break;
     size_t before = all.size();
