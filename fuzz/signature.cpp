@@ -205,9 +205,18 @@ std::optional<Isolated> isolated(const UOp& n, Inputs mode = Inputs::Same, int v
 struct Located {
   Op op;
   bool fails_plain = false;
-  std::string kinds = {};  // the options the node computed alone needs, when asked
-  bool fused = false;      // no node failed alone: op is the one the failure needs
+  std::string kinds = {};    // the options the node computed alone needs, when asked
+  bool fused = false;        // no node failed alone: op is the one the failure needs
+  std::vector<Op> ops = {};  // when fused: the ops of the failing value, sources first
 };
+
+// The distinct ops of the values at roots, sources first.
+std::vector<Op> ops_under(const std::vector<UOpRef>& roots) {
+  std::vector<Op> ops;
+  for (const UOp* n : topo_order(roots))
+    if (std::find(ops.begin(), ops.end(), n->op) == ops.end()) ops.push_back(n->op);
+  return ops;
+}
 
 using KindsOf = std::function<std::string(const Program& alone)>;
 
@@ -585,12 +594,12 @@ std::optional<Located> localize(const Program& p, const Test& fails, const Test*
     if (std::optional<Located> at = wrong_fold(*needed)) return at;
     // A value that fails without options too is the op's failure, not the options'.
     bool without = plain && (some_value_fails_plain(n) || fails_plain(*needed));
-    return Located{needed->op, without, "", true};
+    return Located{needed->op, without, "", true, ops_under({shared_from(n)})};
   }
   // No value fails as the only output: the failure needs the program's outputs together (a
   // kernel's options decided by all it computes).
   if (const UOp* needed = fails(p) ? needed_node(p, fails) : nullptr)
-    return Located{needed->op, plain && fails_plain(*needed), "", true};
+    return Located{needed->op, plain && fails_plain(*needed), "", true, ops_under(p.roots())};
   return std::nullopt;
 }
 
@@ -780,14 +789,83 @@ const std::vector<Program>& plain_probes() {
   return probes;
 }
 
-// Whether the probes that end in `op` fail on the plain lowering: then the op's rule is wrong,
-// even where a failure of it showed only under options (a reduce that indexes its popped axes
-// last is right on a whole-tensor reduce, which an unroll or a block then breaks).
+// Programs that end in each movement op on a value computed in the kernel (an add of loaded
+// or stacked elements), over shapes that exercise each rule's cases (a reshape that keeps the rank,
+// one that changes it, a flip or pad of an inner axis): an op whose rule is wrong only where a
+// value is computed or only on some shapes shows on one of them, where a program showed it only
+// with other ops fused around it (a same-rank reshape read through a flip).
+const std::vector<Program>& movement_probes() {
+  static const std::vector<Program> probes = [] {
+    struct Probe {
+      const char* shape;  // of the computed value %c
+      const char* last;
+    };
+    std::vector<Program> out;
+    for (const Probe& probe :
+         {Probe{"2 3 4", "reshape %c shape=[4 3 2]"}, Probe{"4 6", "reshape %c shape=[6 4]"},
+          Probe{"4 6", "reshape %c shape=[3 8]"}, Probe{"2 3 4", "reshape %c shape=[6 4]"},
+          Probe{"4 6", "reshape %c shape=[2 3 4]"}, Probe{"2 3 4", "permute %c order=[2 0 1]"},
+          Probe{"2 3 4", "permute %c order=[1 0 2]"}, Probe{"2 3 4", "flip %c axes=[0]"},
+          Probe{"2 3 4", "flip %c axes=[1 2]"},
+          Probe{"2 3 4", "pad %c pads=[1 0 0 2 1 1] value=-7"},
+          Probe{"2 3 4", "shrink %c 1 1 1 shape=[1 2 3]"},
+          Probe{"2 1 12", "expand %c shape=[2 3 12]"}, Probe{"1 24", "expand %c shape=[3 24]"}}) {
+      std::string text = std::string("%x = buffer 99 dtype=i32\n%s = shrink %x 0 shape=[24]\n") +
+                         "%m = reshape %s shape=[" + probe.shape +
+                         "]\n%c = add %m 1\n%v = " + probe.last + "\n";
+      out.push_back(parse_program(text, "probe.uir"));
+    }
+    // A reshape's own probes read no reshape: a value built by stacks.
+    for (const char* shape : {"3 2", "6", "1 6"})
+      out.push_back(parse_program(std::string("%a = stack 1 -2 3\n%b = stack -4 5 -6\n") +
+                                      "%m = stack %a %b\n%c = add %m 1\n%v = reshape %c shape=[" +
+                                      shape + "]\n",
+                                  "probe.uir"));
+    return out;
+  }();
+  return probes;
+}
+
+// Whether a probe that ends in `op` fails on the plain lowering where the values its last
+// statement reads do not: then the op's rule is wrong, even where a failure of it showed only
+// under options (a reduce that indexes its popped axes last is right on a whole-tensor reduce,
+// which an unroll or a block then breaks), and not the rule of what computes its operands.
 bool fails_plain_on_probes(Op op, const FailsWith& fails) {
-  for (const auto* probes : {&option_probes(), &plain_probes()})
+  auto operands_fail = [&](const Program& probe) {
+    for (const UOpRef& s : probe.statements.back().node->src)
+      if (s->op != Op::Const && fails(single_output(probe, s), {})) return true;
+    return false;
+  };
+  for (const auto* probes : {&option_probes(), &plain_probes(), &movement_probes()})
     for (const Program& probe : *probes)
-      if (probe.statements.back().node->op == op && fails(probe, {})) return true;
+      if (probe.statements.back().node->op == op && fails(probe, {}) && !operands_fail(probe))
+        return true;
   return false;
+}
+
+// fails_plain_on_probes for uopc's compiled engine, the composites left out (a flip rebuilt
+// from reshapes fails with a wrong reshape), remembered per planted bug and family: each probe is
+// a compile, and a shrink names every candidate.
+bool own_engine_fails_on_probes(const std::string& family, Op op, Backend& backend) {
+  static std::map<std::tuple<Plant, std::string, Op>, bool> known;
+  auto [at, fresh] = known.try_emplace({active_plant(), family, op}, false);
+  if (fresh)
+    at->second = fails_plain_on_probes(op, [&](const Program& q, const EngineConfig& c) {
+      std::optional<Failure> f = check_engines(q, backend, c);
+      return f && oracle_family(f->oracle) == family;
+    });
+  return at->second;
+}
+
+// A fused failure's op, or the first op of the failing value whose own probes fail where the
+// op found does not: the node a failure needs is where the paths of its wrong values join (a
+// flip that carries a same-rank reshape's stray index to another element), which need not be
+// the op whose rule is wrong.
+Op own_rule_op(const Located& at, const std::function<bool(Op)>& fails_on_probes) {
+  if (!at.fused || fails_on_probes(at.op)) return at.op;
+  for (Op op : at.ops)
+    if (op != at.op && fails_on_probes(op)) return op;
+  return at.op;
 }
 
 // An unrolled tree whose copies the option probes show wrong folded in order too: the copies'
@@ -1457,6 +1535,13 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   };
   EngineConfig least = least_for(p);
   FailsWith fails_with = [&](const Program& q, const EngineConfig& c) { return fails_under(c)(q); };
+  // Remembered per engine: each probe is a run of it, and a shrink names every candidate.
+  static std::map<std::tuple<std::string, std::string, Op>, bool> plain_on_probes;
+  auto on_probes = [&](Op op) {
+    auto [it, fresh] = plain_on_probes.try_emplace({target.command(), kind, op}, false);
+    if (fresh) it->second = fails_plain_on_probes(op, fails_with);
+    return it->second;
+  };
   std::string kinds = fewest_option_kinds(least, fails_with);
   // A black box may go wrong only on some values (a NaN, a -0): a node is also tried alone on
   // the values its sources had in the failing program.
@@ -1468,13 +1553,6 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
       return fewest_option_kinds(least_for(alone), fails_with);
     };
     std::optional<Located> at = localize(p, fails_under(f.config), &plain, &kinds_of, true);
-    // Remembered per engine: each probe is a run of it, and a shrink names every candidate.
-    static std::map<std::tuple<std::string, std::string, Op>, bool> plain_on_probes;
-    auto on_probes = [&](Op op) {
-      auto [it, fresh] = plain_on_probes.try_emplace({target.command(), kind, op}, false);
-      if (fresh) it->second = fails_plain_on_probes(op, fails_with);
-      return it->second;
-    };
     if (at && (at->fails_plain || on_probes(at->op))) return prefix + op_family(at->op);
     return prefix + (at && !at->kinds.empty() ? at->kinds : kinds);
   }
@@ -1490,6 +1568,7 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
       std::string name = prefix + op_family(wrong->first);
       return wrong->second ? name + "-" + op_family(*wrong->second) : name;
     }
+  if (kind == "value") at->op = own_rule_op(*at, on_probes);
   return prefix + op_family(at->op);
 }
 
@@ -1665,12 +1744,17 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
     std::string kinds = fewest_option_kinds(least, fails_with);
     if (!kinds.empty()) {
       std::optional<Located> at = culprit(family, p, backend, config, true, &kinds_of);
-      if (at && (at->fails_plain || fails_plain_on_probes(at->op, fails_with))) return op_at(*at);
+      if (at && (at->fails_plain || own_engine_fails_on_probes(family, at->op, backend)))
+        return op_at(*at);
       return family + "-" + (at && !at->kinds.empty() ? at->kinds : kinds);
     }
   }
-  if (std::optional<Located> at = culprit(family, p, backend, least)) return op_at(*at);
-  return by_outputs(f, p);
+  std::optional<Located> at = culprit(family, p, backend, least);
+  if (!at) return by_outputs(f, p);
+  if (family != "roundtrip")
+    at->op =
+        own_rule_op(*at, [&](Op op) { return own_engine_fails_on_probes(family, op, backend); });
+  return op_at(*at);
 }
 
 }  // namespace
@@ -1803,6 +1887,10 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
                               const EngineConfig& config) {
   SymbolicBudget budget(kTriageTimeoutMs);
   return shared_helper_rule(signature_named(f, p, backend, config));
+}
+
+bool fails_own_probes(Op op, Backend& backend) {
+  return own_engine_fails_on_probes("engines", op, backend);
 }
 
 std::vector<Op> signature_ops(const std::string& signature) {

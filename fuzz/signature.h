@@ -133,6 +133,11 @@ using FailsWith = std::function<bool(const Program&, const EngineConfig&)>;
 // when some probe fails under it and not without options.
 std::string fewest_option_kinds(const EngineConfig& least, const FailsWith& fails);
 
+// Whether uopc's compiled engine (the composites left out) gets `op` wrong on probe programs
+// that end in it, where the values it reads come out right: then `op`'s own rule is wrong,
+// whichever node a program's failure needed. For the movement ops, stack, reduce and add.
+bool fails_own_probes(Op op, Backend& backend);
+
 // The ops a signature names: "engines-reduce" names reduce, "engines-upcast" names none.
 std::vector<Op> signature_ops(const std::string& signature);
 

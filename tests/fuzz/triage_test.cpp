@@ -543,6 +543,41 @@ TEST_F(Planted, ASettingTheFailureDoesNotNeedHidesNothing) {
             "engines-reduce");
 }
 
+// The node a fused failure needs is where its wrong values' paths join, not always the op whose
+// rule is wrong: a flip carries a same-rank reshape's stray index to another table element, and
+// the failure goes when the flip is given as literals. The reshape fails its own probes on a
+// computed value, the flip does not. (From a campaign; it was `engines-flip`.)
+TEST_F(Planted, AFusedFailureIsTheOpThatFailsItsOwnProbes) {
+  expect_signature_under(Plant::ReshapeSameRankNoop,
+                         {{"%t0 = expand -3.0 shape=[4]\n%t1 = expand 0.0 shape=[4]\n"
+                           "%t2 = stack %t0 %t1\n%t3 = flip %t2 axes=[0]\n%t4 = cmplt %t3 0.0\n"
+                           "%t5 = where %t4 %t3 %t2\n%v = reshape %t5 shape=[1 8]\n",
+                           "table=7"}},
+                         "engines-reshape");
+}
+
+// Each movement op's planted bug fails that op's own probes and no other op's: a wrong reshape
+// breaks the reshapes that compute a probe's operand, which is then no probe of the op it
+// feeds, and the composites, flip and pad rebuilt from reshapes, are left out.
+TEST_F(Planted, EachMovementBugFailsItsOwnOpsProbesOnly) {
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  const std::vector<std::pair<Plant, Op>> bugs = {{Plant::None, Op::Const},
+                                                  {Plant::ReshapeColumnMajor, Op::Reshape},
+                                                  {Plant::ReshapeSameRankNoop, Op::Reshape},
+                                                  {Plant::PermuteInverse, Op::Permute},
+                                                  {Plant::PadSwapSides, Op::Pad},
+                                                  {Plant::PadFillNonzero, Op::Pad},
+                                                  {Plant::PadMaskOffByOne, Op::Pad},
+                                                  {Plant::ShrinkOffsetSign, Op::Shrink},
+                                                  {Plant::ExpandReadsIndex, Op::Expand},
+                                                  {Plant::FlipOffByOne, Op::Flip}};
+  for (const auto& [plant, wrong] : bugs) {
+    set_plant(plant);
+    for (Op op : {Op::Reshape, Op::Permute, Op::Pad, Op::Shrink, Op::Expand, Op::Flip})
+      EXPECT_EQ(fails_own_probes(op, *tcc), op == wrong) << plant_name(plant) << " " << op_name(op);
+  }
+}
+
 // Two nodes that each show the bug (two broadcast literals in one table): neither is needed,
 // and the first that fails without the other names it, as a program with only one would be.
 TEST_F(Planted, OfTwoCausesEachEnoughTheFirstNamesTheBug) {
