@@ -1543,6 +1543,20 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
     return it->second;
   };
   std::string kinds = fewest_option_kinds(least, fails_with);
+  // The engine's own i32 arithmetic, when the failure is index arithmetic and that arithmetic
+  // is wrong on its probes: an engine whose sub collects a - b as a + b fails every flip and
+  // pad through it, and the indices the options build (a tile's, a block's) too.
+  auto arithmetic = [&]() -> std::optional<std::string> {
+    if (kind != "value") return std::nullopt;
+    std::optional<WrongArithmetic> wrong = wrong_arithmetic(target.command(), fails_under({}));
+    if (!wrong) return std::nullopt;
+    if (witness)
+      if (std::optional<Failure> shown = check_target(wrong->witness, target)) *witness = *shown;
+    std::string name = prefix + op_family(wrong->first);
+    return wrong->second ? name + "-" + op_family(*wrong->second) : name;
+  };
+  // An op whose rule is index arithmetic: a movement op, a stack's select, a reduce's walk.
+  auto indexes = [](Op op) { return is_movement(op) || op == Op::Stack || op == Op::Reduce; };
   // A black box may go wrong only on some values (a NaN, a -0): a node is also tried alone on
   // the values its sources had in the failing program.
   if (!kinds.empty()) {
@@ -1553,21 +1567,15 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
       return fewest_option_kinds(least_for(alone), fails_with);
     };
     std::optional<Located> at = localize(p, fails_under(f.config), &plain, &kinds_of, true);
+    if (!at || at->fused || indexes(at->op))
+      if (std::optional<std::string> name = arithmetic()) return *name;
     if (at && (at->fails_plain || on_probes(at->op))) return prefix + op_family(at->op);
     return prefix + (at && !at->kinds.empty() ? at->kinds : kinds);
   }
   std::optional<Located> at = localize(p, fails_under(least), nullptr, nullptr, true);
   if (!at) return by_outputs(f, p);
-  // So does an op whose rule is index arithmetic (a movement op, a stack's select) that fails
-  // alone: an engine whose sub collects a - b as a + b fails every flip and pad through it.
-  bool indexes = is_movement(at->op) || at->op == Op::Stack;
-  if ((at->fused || indexes) && kind == "value")
-    if (auto wrong = wrong_arithmetic(target.command(), fails_under({}))) {
-      if (witness)
-        if (std::optional<Failure> shown = check_target(wrong->witness, target)) *witness = *shown;
-      std::string name = prefix + op_family(wrong->first);
-      return wrong->second ? name + "-" + op_family(*wrong->second) : name;
-    }
+  if (at->fused || indexes(at->op))
+    if (std::optional<std::string> name = arithmetic()) return *name;
   if (kind == "value") at->op = own_rule_op(*at, on_probes);
   return prefix + op_family(at->op);
 }

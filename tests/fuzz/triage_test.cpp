@@ -1192,6 +1192,13 @@ TEST(TargetSignature, AFailureThatNeedsSettingsIsNamedByThem) {
            // a whole reduce is right under this plant, the same reduce over one more axis is not
            Case{"reduce_trailing_axes", "%x = buffer 150 dtype=i32 slot=1\n%r = reduce %x op=min\n",
                 "block=3", "target-reduce"},
+           // an engine whose linear forms write -i + 8 as i - 8 fails a flip only once a tile
+           // splits its index, and fails a plain sub: the options are index arithmetic, and
+           // the arithmetic is wrong (it was `target-tile`, then `target-flip`)
+           Case{"linear_sub_reversed",
+                "%v2 = stack -3.0 -16777215.0 -1.5 -0.75 0.0 0.75 nan 2.25 3.0\n"
+                "%v4 = flip %v2 axes=[0]\n",
+                "tile=0:3", "target-sub"},
            // a max wrong on a NaN, which fresh and varied inputs never hold: on the operands'
            // own values (a reduce's: its fold's steps) it fails without the options too
            Case{"minmax_reversed", "%t0 = stack nan nan\n%v5 = reduce %t0 op=max pop=1\n",
