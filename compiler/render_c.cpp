@@ -392,6 +392,7 @@ class KernelRenderer {
       case Op::Not:
         return (planted(Plant::NotBitwise) ? "(~" : "(!") + s[0] + ")";
       case Op::Where:
+        if (planted(Plant::WhereUnparenthesized)) return s[0] + "?" + s[1] + ":" + s[2];
         return "(" + s[0] + "?" + s[1] + ":" + s[2] + ")";
       case Op::Recip:
         return "(1.0f/" + s[0] + ")";

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/opts.h"
+#include "ir/program.h"
 #include "ir/uop.h"
 
 namespace uopc {
@@ -19,6 +21,25 @@ namespace uopc {
 // their intervals (a negative, a positive, a mixed one and the whole of i32), and on a literal
 // divisor-like second operand; smallest first.
 std::vector<std::string> op_probes();
+
+// A value of an op computed from loaded elements and read by another op, as the fused program
+// (the value an operand in its reader's expression), the staged one (`stage` gives the value a
+// kernel of its own) and the value alone. An op whose fused programs fail where the other two
+// do not is right computed and wrong written into another op's expression: its C lacks the
+// parentheses its reader needs, say, which a program shows as a wrong cast, an overflowing add,
+// a rule's rewrite or C that does not compile, whichever op read it.
+struct FusedProbe {
+  std::string fused, staged, alone;
+};
+
+// For every elementwise op (is_alu, cast included): the op on values of each dtype it takes,
+// read by ops of each kind of C operator (unary, multiplicative, additive on either side, a
+// comparison, a cast, a where's branch or condition, a logical one). Empty for other ops.
+std::vector<FusedProbe> fused_probes(Op op);
+
+// The elementwise ops of p and of the kernels it compiles to under `opts`, each once: a pad's
+// mask and a stack's select are wheres and compares there, a pad's clamp a max.
+std::vector<Op> elementwise_ops(const Program& p, const OptsChoice& opts = {});
 
 // n read at two indices by one expression (n != its flip along its first axis of two or more),
 // which is what an upcast does to a value, without any option: an op whose copies interfere (a

@@ -299,7 +299,7 @@ class Reducer {
       // in turn, and the two steps would take each other's place without end.
       if (!expanded_ && accept_first([this](const Program& p) { return values_read_twice(p); }))
         continue;
-      if (!accept_first([this](const Program&) { return fewer_probes(); })) break;
+      if (!accept_first([this](const Program& p) { return fewer_probes(p); })) break;
     }
     std::string plain = plain_names(best_);
     if (plain != best_ && admitted(plain) && (++tried_, interesting_(plain))) best_ = plain;
@@ -408,10 +408,16 @@ class Reducer {
 
   // The probes with fewer statements than the best so far: a program of its own as small as a
   // probe shows the failure as well as the probe does.
-  std::vector<std::string> fewer_probes() const {
+  // So are the fused probes of the elementwise ops p and its kernels compute (a where a
+  // reduce's fold reads, in a stack's select).
+  std::vector<std::string> fewer_probes(const Program& p) const {
     std::vector<std::string> out;
     for (std::string& probe : op_probes())
       if (count_statements(probe) < best_size_.statements) out.push_back(std::move(probe));
+    for (Op op : elementwise_ops(p))
+      for (FusedProbe& probe : fused_probes(op))
+        if (count_statements(probe.fused) < best_size_.statements)
+          out.push_back(std::move(probe.fused));
     return out;
   }
 

@@ -857,6 +857,45 @@ bool own_engine_fails_on_probes(const std::string& family, Op op, Backend& backe
   return at->second;
 }
 
+void with_rules_aside(const std::vector<std::string>& rules, size_t k,
+                      const std::function<void()>& then);
+
+// Whether uopc's compiled engine writes `op` wrong into the expressions of the ops that read it:
+// a fused probe of it fails where its staged and lone forms do not. With every simplifier rule
+// set aside, so that a rule wrong only on what a reader makes of an op (a linear form of a
+// sum that a mul distributes) is not taken for the op's C. Remembered per planted bug.
+bool own_engine_misfuses(Op op, Backend& backend) {
+  static std::map<std::pair<Plant, Op>, bool> known;
+  auto [at, fresh] = known.try_emplace({active_plant(), op}, false);
+  if (!fresh) return at->second;
+  auto fails = [&](const std::string& text) {
+    return check_engines(parse_program(text, "probe.uir"), backend, {}).has_value();
+  };
+  with_rules_aside(symbolic_rule_names(), 0, [&] {
+    for (const FusedProbe& probe : fused_probes(op))
+      if (fails(probe.fused) && !fails(probe.staged) && !fails(probe.alone)) {
+        at->second = true;
+        return;
+      }
+  });
+  return at->second;
+}
+
+// The signature of an op the renderer writes wrong into its readers: "engines-render_where".
+std::string render_name(Op op) {
+  return "engines-render_" + std::string(op_name(op));
+}
+
+// The first elementwise op of p or of its kernels that uopc's engine writes wrong into its
+// readers' expressions (own_engine_misfuses): that op's C is the cause, whichever reader showed
+// it (a cast, an add that overflows, C that does not compile) and whether the program wrote the
+// op or the lowering did (a pad's mask is a where).
+std::optional<Op> misfused_op(const Program& p, Backend& backend, const EngineConfig& config) {
+  for (Op op : elementwise_ops(p, config.opts))
+    if (own_engine_misfuses(op, backend)) return op;
+  return std::nullopt;
+}
+
 // A fused failure's op, or the first op of the failing value whose own probes fail where the
 // op found does not: the node a failure needs is where the paths of its wrong values join (a
 // flip that carries a same-rank reshape's stray index to another element), which need not be
@@ -1832,10 +1871,19 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
     return "engines-buffer";
   // An internal error is named by where it was raised, as a crash is by its site: a pass whose
   // invariant a broken rewrite breaks throws for whichever op reaches it first.
-  if (std::optional<std::string> where = thrown_by(f)) return "engines-threw-" + *where;
+  // C that does not compile may be an op written wrong into its reader ("a - -b" as "a--b").
+  if (std::optional<std::string> where = thrown_by(f)) {
+    if (f.detail.rfind("threw: " + *where + " failed", 0) == 0)  // the C compiler refused
+      if (std::optional<Op> op = misfused_op(p, backend, config)) return render_name(*op);
+    return "engines-threw-" + *where;
+  }
   bool localized = family == "engines" || family == "ub";
   EngineConfig least = localized ? least_config(family, p, backend, config) : config;
   if (localized) {
+    // An op written wrong into its readers' expressions is the renderer's way of writing it,
+    // whichever reader showed the wrong C: a compare whose bool is neither 0 nor 1, an i32
+    // outside its reader's interval, an overflow, a rule that rewrote the reader.
+    if (std::optional<Op> op = misfused_op(p, backend, least)) return render_name(*op);
     if (auto cause = kernel_interval_cause(p, backend, least)) return *cause;
     std::vector<RewriteStep> steps = failing_steps(family, p, backend, least);
     if (auto cause = rewritten_interval_cause(steps)) return *cause;

@@ -15,6 +15,11 @@
 // - an engine that cannot copy an input buffer of one of p's dtypes in a kernel of its own,
 //   nothing computed: it hands its kernels the wrong data, which every op that reads memory
 //   shows ("engines-buffer", as when a bare input fails in localizing);
+// - an elementwise op uopc's renderer writes wrong into the expressions of the ops that read it
+//   (its C without the parentheses a reader needs, say), shown by fused probes (fuzz/probes.h)
+//   with every rule set aside, one of p's ops or one its lowering makes (a pad's mask is a
+//   where): "engines-render_where", whichever reader showed it (a compare's bool that is
+//   neither 0 nor 1, an i32 outside a reader's interval, an overflow, C that does not compile);
 // - a failure that goes away once one simplifier rule is set aside (WithoutRule) where that
 //   rule made a rewrite step z3 refutes on its own: the rule, wherever its wrong decision
 //   landed ("symbolic-compare_by_bounds" for a pad's mask or a stack's select alike); when no

@@ -34,7 +34,7 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::ModMinusOneTraps,        Plant::EqualBoundsTouching,
                          Plant::MaxHelperTies,           Plant::DivmodPairAnyDividend,
                          Plant::ParamNumberedBelow,      Plant::LinearSubAsAdd,
-                         Plant::LinearSubReversed};
+                         Plant::LinearSubReversed,       Plant::WhereUnparenthesized};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

@@ -1288,6 +1288,37 @@ TEST_F(Planted, ABoolComputedAsNeitherZeroNorOneIsItsOpsFailure) {
       << f->detail;
 }
 
+// An op whose C is right stored and wrong inside its reader's expression (a where written
+// without parentheses, so the reader's operator takes its condition or a branch as its own
+// operand) is the renderer's way of writing that op, whichever reader showed it (the f32 mul,
+// the compare whose bool came out as neither 0 nor 1, the reduce's fold) and whether the
+// program wrote the op or the lowering did (a pad's mask, a stack's select). Each was named by
+// its reader, or by the pad or stack. A wrong op that reads a where is still its own failure:
+// the where's fused probes pass under it.
+TEST_F(Planted, AnOpWrittenWrongIntoItsReadersIsNamedByThatOp) {
+  expect_signatures({
+      Named{Plant::WhereUnparenthesized,
+            "%x = buffer 6 dtype=f32\n%b = cmplt %x 2.0\n%w = where %b %x 5.0\n%v = mul %w 3.0\n",
+            "engines-render_where"},
+      Named{Plant::WhereUnparenthesized,
+            "%x = buffer 6 dtype=i32\n%b = cmplt %x 2\n%w = where %b %x 5\n%v = cmplt %w 3\n",
+            "engines-render_where"},
+      Named{Plant::WhereUnparenthesized,
+            "%x = buffer 6 dtype=f32\n%b = cmplt %x 0.0\n%w = where %b %x 1.0\n"
+            "%m = reshape %w shape=[2 3]\n%v = reduce %m op=add pop=1\n",
+            "engines-render_where"},
+      Named{Plant::WhereUnparenthesized,
+            "%x = buffer 5 dtype=f32\n%p = pad %x pads=[1 2]\n%v = cmpne %p 0.0\n",
+            "engines-render_where"},
+      Named{Plant::WhereUnparenthesized,
+            "%x = buffer 9 dtype=f32\n%m = reshape %x shape=[3 3]\n%z = expand 0.0 shape=[3 3]\n"
+            "%s = stack %z %m %m\n%v = reduce %s op=add pop=1\n",
+            "engines-render_where"},
+      Named{Plant::NotBitwise, "%x = buffer 4 dtype=bool\n%n = not %x\n%v = where %n 1 2\n",
+            "engines-not"},
+  });
+}
+
 // A wrong fold op is named by the op, not by the reduce whose fold met it: a reduce's element
 // is an expression where C writes max through its helper, as it does for an elementwise max of
 // a literal stack. The reduce was "engines-reduce" while the max was "engines-max".
