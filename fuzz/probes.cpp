@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "compiler/engine.h"
+#include "fuzz/oracles.h"
 #include "ir/build.h"
 
 namespace uopc {
@@ -178,10 +179,15 @@ std::vector<FusedProbe> fused_probes(Op op) {
 
 std::vector<Op> elementwise_ops(const Program& p, const OptsChoice& opts) {
   std::vector<UOpRef> roots = p.roots();
-  try {
-    for (const KernelSpec& k : compile_program(p, {}, opts).schedule.kernels)
-      roots.push_back(k.sink);
-  } catch (const std::exception&) {  // what compiles is enough to look at
+  std::vector<Program> programs{p};
+  Program composites = with_composites(p);
+  if (composites.roots() != roots) programs.push_back(composites);
+  for (const Program& q : programs) {
+    try {
+      for (const KernelSpec& k : compile_program(q, {}, opts).schedule.kernels)
+        roots.push_back(k.sink);
+    } catch (const std::exception&) {  // what compiles is enough to look at
+    }
   }
   std::vector<Op> ops;
   for (const UOp* n : topo_order(roots))

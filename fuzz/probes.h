@@ -37,8 +37,9 @@ struct FusedProbe {
 // comparison, a cast, a where's branch or condition, a logical one). Empty for other ops.
 std::vector<FusedProbe> fused_probes(Op op);
 
-// The elementwise ops of p and of the kernels it compiles to under `opts`, each once: a pad's
-// mask and a stack's select are wheres and compares there, a pad's clamp a max.
+// The elementwise ops of p and of the kernels it and its composites (with_composites) compile
+// to under `opts`, each once: a pad's mask and a stack's select are wheres and compares there,
+// a pad's clamp a max, and a flip's composite stacks.
 std::vector<Op> elementwise_ops(const Program& p, const OptsChoice& opts = {});
 
 // n read at two indices by one expression (n != its flip along its first axis of two or more),

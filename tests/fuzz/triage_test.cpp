@@ -1317,6 +1317,18 @@ TEST_F(Planted, AnOpWrittenWrongIntoItsReadersIsNamedByThatOp) {
       Named{Plant::NotBitwise, "%x = buffer 4 dtype=bool\n%n = not %x\n%v = where %n 1 2\n",
             "engines-not"},
   });
+  // A where only the composite of an f32 flip has (its stack's select), compiled; it was
+  // "engines-add", named by the program's other output.
+  set_plant(Plant::WhereUnparenthesized);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program(
+      "%x = buffer 25 dtype=f32\n%m = reshape %x shape=[5 5]\n%f = flip %m axes=[0]\n"
+      "%v = cmpeq %f %m\n%s = reduce %m op=add pop=1\n",
+      "t.uir");
+  ASSERT_FALSE(check_engines(p, *tcc, {}));
+  std::optional<Failure> f = check_composites(p, *tcc, true);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(failure_signature(*f, p, *tcc), "engines-render_where") << f->detail;
 }
 
 // A wrong fold op is named by the op, not by the reduce whose fold met it: a reduce's element
