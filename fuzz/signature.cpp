@@ -881,6 +881,59 @@ bool own_engine_misfuses(Op op, Backend& backend) {
   return at->second;
 }
 
+// Programs that end in a pad or a flip of each dtype, on shapes and pads that exercise the
+// composites' cases (a pad wider than its axis, on either side; a flip of an inner and of an
+// outer axis; the i32 flip's anti-identity and the other dtypes' stacks).
+const std::vector<Program>& composite_probes() {
+  static const std::vector<Program> probes = [] {
+    std::vector<Program> out;
+    for (const char* dtype : {"i32", "f32", "bool"})
+      for (const char* last : {"pad %m pads=[1 0 0 2]", "pad %m pads=[3 1 2 4]", "flip %m axes=[0]",
+                               "flip %m axes=[1]", "flip %m axes=[0 1]"})
+        out.push_back(parse_program(std::string("%x = buffer 6 dtype=") + dtype +
+                                        "\n%m = reshape %x shape=[2 3]\n%v = " + last + "\n",
+                                    "probe.uir"));
+    return out;
+  }();
+  return probes;
+}
+
+// Whether the interpreter computes `op` (a pad or a flip) otherwise than its composite on the
+// probes, and whether uopc's compiled engine disagrees with the interpreter there too.
+struct CompositeProbes {
+  bool composite_differs = false;
+  bool engines_differ = false;
+};
+
+CompositeProbes composite_probes_of(Op op, Backend& backend) {
+  static std::map<std::pair<Plant, Op>, CompositeProbes> known;
+  auto [at, fresh] = known.try_emplace({active_plant(), op});
+  if (!fresh) return at->second;
+  for (const Program& probe : composite_probes()) {
+    if (probe.statements.back().node->op != op || !check_composites(probe, backend, false))
+      continue;
+    at->second.composite_differs = true;
+    if (check_engines(probe, backend, {})) at->second.engines_differ = true;
+  }
+  return at->second;
+}
+
+// A pad or a flip the interpreter computes otherwise than its composite (the composites oracle,
+// on the interpreter alone) is named by the op, pad before flip (a flip's i32 composite is built
+// from pads), whichever op of the program the difference reached: "composites-pad" when the
+// composite is wrong, "engines-pad" when the compiled engine disagrees with the interpreter on
+// the probes too (the interpreter's own pad is wrong, as the engines oracle names it).
+std::optional<std::string> composite_cause(const Failure& f, Backend& backend) {
+  if (f.oracle != "composites" || f.detail.find("interp of the composites") == std::string::npos)
+    return std::nullopt;
+  for (Op op : {Op::Pad, Op::Flip}) {
+    CompositeProbes c = composite_probes_of(op, backend);
+    if (c.composite_differs)
+      return (c.engines_differ ? "engines-" : "composites-") + std::string(op_name(op));
+  }
+  return std::nullopt;
+}
+
 // The signature of an op the renderer writes wrong into its readers: "engines-render_where".
 std::string render_name(Op op) {
   return "engines-render_" + std::string(op_name(op));
@@ -1869,6 +1922,7 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
   if (family == "engines" &&
       copy_fails(p, copy_fails_here, "uopc " + std::string(plant_name(active_plant()))))
     return "engines-buffer";
+  if (std::optional<std::string> cause = composite_cause(f, backend)) return *cause;
   // An internal error is named by where it was raised, as a crash is by its site: a pass whose
   // invariant a broken rewrite breaks throws for whichever op reaches it first.
   // C that does not compile may be an op written wrong into its reader ("a - -b" as "a--b").

@@ -15,6 +15,10 @@
 // - an engine that cannot copy an input buffer of one of p's dtypes in a kernel of its own,
 //   nothing computed: it hands its kernels the wrong data, which every op that reads memory
 //   shows ("engines-buffer", as when a bare input fails in localizing);
+// - a pad or a flip the interpreter computes otherwise than its composite (ir/composite.h) on
+//   probes: "composites-pad" (pad first: an i32 flip's composite is built from pads), or
+//   "engines-pad" when the compiled engine disagrees with the interpreter there too (the
+//   interpreter's own pad is wrong), whichever op of p the difference reached;
 // - an elementwise op uopc's renderer writes wrong into the expressions of the ops that read it
 //   (its C without the parentheses a reader needs, say), shown by fused probes (fuzz/probes.h)
 //   with every rule set aside, one of p's ops or one its lowering makes (a pad's mask is a

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/build.h"
+#include "ir/plant.h"
 
 namespace uopc {
 namespace {
@@ -122,7 +123,8 @@ UOpRef flip_axis(const UOpRef& x0, int axis0) {
     y = reduce(alu(Op::Mul, {xe, me}), Op::Add, 1);
   } else {
     std::vector<UOpRef> parts;
-    for (int64_t k = n - 1; k >= 0; --k) {
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t k = planted(Plant::CompositeFlipUnreversed) ? j : n - 1 - j;
       std::vector<UOpRef> offsets;
       Shape one = xl->shape;
       for (int a = 0; a < xl->rank(); ++a) offsets.push_back(i32(a == last ? k : 0));

@@ -34,7 +34,8 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::ModMinusOneTraps,        Plant::EqualBoundsTouching,
                          Plant::MaxHelperTies,           Plant::DivmodPairAnyDividend,
                          Plant::ParamNumberedBelow,      Plant::LinearSubAsAdd,
-                         Plant::LinearSubReversed,       Plant::WhereUnparenthesized};
+                         Plant::LinearSubReversed,       Plant::WhereUnparenthesized,
+                         Plant::CompositeFlipUnreversed};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

@@ -1331,6 +1331,25 @@ TEST_F(Planted, AnOpWrittenWrongIntoItsReadersIsNamedByThatOp) {
   EXPECT_EQ(failure_signature(*f, p, *tcc), "engines-render_where") << f->detail;
 }
 
+// A pad or flip whose composite the interpreter computes otherwise than the op itself is named
+// by that composite, whichever op of the program the difference reached: each was named by
+// the ops of its outputs ("composites-reduce", "composites-where"), one bug in as many files.
+TEST_F(Planted, ACompositeThatDiffersIsNamedByItsOp) {
+  set_plant(Plant::CompositeFlipUnreversed);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const char* text :
+       {"%x = buffer 6\n%m = reshape %x shape=[2 3]\n%v = flip %m axes=[1]\n",
+        "%x = buffer 8\n%m = reshape %x shape=[2 4]\n%f = flip %m axes=[1]\n"
+        "%r = reduce %f op=add pop=1\n%v = add %r 1.0\n",
+        "%x = buffer 6 dtype=bool\n%f = flip %x axes=[0]\n%v = where %f 1 2\n"}) {
+    Program p = parse_program(text, "t.uir");
+    ASSERT_FALSE(check_engines(p, *tcc, {})) << text;
+    std::optional<Failure> f = check_composites(p, *tcc, false);
+    ASSERT_TRUE(f) << text;
+    EXPECT_EQ(failure_signature(*f, p, *tcc), "composites-flip") << text;
+  }
+}
+
 // A wrong fold op is named by the op, not by the reduce whose fold met it: a reduce's element
 // is an expression where C writes max through its helper, as it does for an elementwise max of
 // a literal stack. The reduce was "engines-reduce" while the max was "engines-max".
