@@ -221,8 +221,18 @@ MUTANTS = [
      'return s[0] + "?" + s[1] + ":" + s[2];', "where rendered without parentheses"),
     ("render_neg_no_parens", "compiler/render_c.cpp", ': "(-" + s[0] + ")";', ': "-" + s[0];',
      "a plain negation rendered without parentheses"),
+    ("rangeify_memo_by_node", "compiler/rangeify.cpp",
+     "std::vector<const UOp*> key{u.get()};\n  for (const UOpRef& i : idx) key.push_back(i.get());",
+     "std::vector<const UOp*> key{u.get()};", "rangeify remembers a value by its node, not its index"),
+    ("table_f32_values", "compiler/render_c.cpp", '(f32 ? std::to_string(v.bits) + "u" :',
+     '(f32 ? c_literal_text(v) :', "an f32 table's elements written as values into unsigned"),
+    ("index_one_past", "ir/build.cpp", '"index " + std::to_string(k), 0, x->shape[k] - 1,',
+     '"index " + std::to_string(k), 0, x->shape[k],', "an index may be one past its axis"),
+    ("render_binary_unparenthesized", "compiler/render_c.cpp",
+     'auto bin = [&](const char* op) { return "(" + s[0] + op + s[1] + ")"; };',
+     'auto bin = [&](const char* op) { return s[0] + op + s[1]; };',
+     "every plain binary op written without parentheses"),
 ]
-
 
 def run(cmd, cwd, **kw):
     return subprocess.run(cmd, cwd=cwd, shell=True, capture_output=True, text=True, **kw)

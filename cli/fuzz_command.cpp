@@ -1033,8 +1033,9 @@ class Driver {
              target_replay(a_.target, a_.target_persistent, path,
                            target_environment(r.failure.config)) +
              "\n";
-    } else if (r.failure.detail.rfind(kLiteralRoundtrip, 0) == 0) {
-      // The text below was printed by the printer that loses the literal: the seed keeps it.
+    } else if (lost_in_text(r.failure)) {
+      // The text below was printed by the printer that loses the literal or the node's field:
+      // the seed keeps it.
       out += "# flags: " + r.failure.config.flags() + "\n";
       out += "# replay: uopc fuzz --replay " + std::to_string(r.seed) + replay_flags(a_) + "\n";
     } else {

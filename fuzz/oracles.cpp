@@ -199,18 +199,63 @@ std::string roundtrip_difference(const Program& p, const std::string& text) {
   return "";
 }
 
+// n alone, its value operands fresh buffers of their shapes (literals, a shrink's offsets and an
+// index's indices kept: those must be proved in range), or nullopt when that cannot be built.
+std::optional<Program> alone_on_buffers(const UOp* n) {
+  try {
+    std::vector<UOpRef> src;
+    int64_t slot = 0;
+    bool offsets = n->op == Op::Shrink || n->op == Op::Index;
+    for (size_t k = 0; k < n->src.size(); ++k) {
+      const UOpRef& s = n->src[k];
+      bool keep = s->op == Op::Const || (offsets && k > 0) || s->numel() == 0;
+      src.push_back(keep ? s : reshape(buffer(s->numel(), s->dtype, slot++), s->shape));
+    }
+    Program alone;
+    alone.statements.push_back({"%v", with_sources(*n, std::move(src)), 1, false});
+    return alone;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// How node n, alone on buffers, fails to print back to itself, told without the printer (its
+// fields), or "".
+std::string node_roundtrip(const UOp* n) {
+  if (n->op == Op::Buffer || n->op == Op::Const || n->op == Op::Assert) return "";
+  std::optional<Program> alone = alone_on_buffers(n);
+  if (!alone) return "";
+  std::string text = print_program(*alone);
+  std::string why = roundtrip_difference(*alone, text);
+  if (why.empty()) return "";
+  size_t at = text.rfind("%v = ");
+  std::string line = at == std::string::npos ? text : text.substr(at);
+  while (!line.empty() && line.back() == '\n') line.pop_back();
+  std::string arg;
+  for (int64_t a : n->arg) arg += (arg.empty() ? "" : " ") + std::to_string(a);
+  char bits[16];
+  std::snprintf(bits, sizeof bits, "0x%08x", static_cast<unsigned>(n->value.bits));
+  return std::string(kNodeRoundtrip) + std::string(op_name(n->op)) + " " +
+         std::string(dtype_name(n->dtype)) + shape_str(n->shape) + " (arg [" + arg +
+         "], value bits " + bits + ") alone prints as '" + line + "': " + why;
+}
+
 }  // namespace
 
 std::optional<Failure> check_roundtrip(const Program& p) {
   std::string text = print_program(p);
   std::string why = roundtrip_difference(p, text);
   if (why.empty()) return std::nullopt;
-  // A literal that does not print back to itself is the cause, whichever op holds it. Found
-  // here, on the program itself: its printed text, the reproducer's, no longer holds it.
+  // A literal that does not print back to itself is the cause, whichever op holds it, and
+  // else the first node that does not alone. Found here, on the program itself: its printed
+  // text, the reproducer's, may no longer hold it.
   for (const UOp* n : topo_order(p.roots()))
     if (n->op == Op::Const || n->op == Op::Pad)  // a pad's fill is a literal too
       if (std::string lost = literal_roundtrip(n->value); !lost.empty())
         return Failure{"roundtrip", lost, text};
+  for (const UOp* n : topo_order(p.roots()))
+    if (std::string lost = node_roundtrip(n); !lost.empty())
+      return Failure{"roundtrip", lost, text};
   return Failure{"roundtrip", why, text};
 }
 

@@ -73,9 +73,19 @@ std::optional<Failure> check_engines(const Program& p, Backend& backend,
 std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled = true,
                                         const std::vector<Op>& by_helper = {});
 // A literal that does not print back to itself is named first: the detail begins with
-// kLiteralRoundtrip. The program's text then no longer holds the failure; its seed does.
+// kLiteralRoundtrip. Else a node that does not alone, on buffers (a field the printer leaves
+// out, a pad's bool fill): kNodeRoundtrip, then the op. The program's text may then no longer
+// hold the failure (lost_in_text); its seed does.
 std::optional<Failure> check_roundtrip(const Program& p);
 inline constexpr const char* kLiteralRoundtrip = "literal: ";
+inline constexpr const char* kNodeRoundtrip = "node: ";
+
+// Whether a failure is one the printed program may have lost: a literal or a node that does not
+// print back to itself, whose reproducer replays by seed.
+inline bool lost_in_text(const Failure& f) {
+  return f.oracle == "roundtrip" &&
+         (f.detail.rfind(kLiteralRoundtrip, 0) == 0 || f.detail.rfind(kNodeRoundtrip, 0) == 0);
+}
 std::optional<Failure> check_bounds(const Program& p);
 std::optional<Failure> check_rejected(const std::string& text, const std::string& rule);
 // z3's time for one claim of the symbolic oracle; the domains evaluated point by point

@@ -1800,6 +1800,11 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
   std::string family = oracle_family(f.oracle);
   // A literal that does not print back to itself, whichever op holds it (check_roundtrip).
   if (family == "roundtrip" && f.detail.rfind(kLiteralRoundtrip, 0) == 0) return "roundtrip-const";
+  // A node that does not print back to itself alone, whichever program holds it: "roundtrip-pad".
+  if (family == "roundtrip" && f.detail.rfind(kNodeRoundtrip, 0) == 0) {
+    size_t start = std::string(kNodeRoundtrip).size();
+    return "roundtrip-" + f.detail.substr(start, f.detail.find(' ', start) - start);
+  }
   // The ub oracle names the C operator whose decision broke, which is the cause wherever the
   // operator sat (an index of a flip, a user's mod): "ub-sub"; idiv and mod share one decision.
   // The detail is "[with scrambled inputs: |in the compiled composites: ]kernelK: OP of A ...".

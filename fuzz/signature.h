@@ -5,7 +5,8 @@
 // Families: "engines" (the engines, memory, cost and composites oracles: the compiled engine
 // computes a value the interpreter does not, strays outside a buffer or loops too much; one
 // wrong rule often does each in some program), "ub" (a plain C op that overflows),
-// "roundtrip". Causes, in the order they are looked for:
+// "roundtrip" (a literal that does not print back to itself is "roundtrip-const", a node that
+// does not alone "roundtrip-pad": check_roundtrip). Causes, in the order they are looked for:
 //
 // - a wrong interval ("bounds-max"), which the type rules, the simplifier and the renderer's
 //   overflow decisions trust, so that it shows at whatever op relied on it: a value of p's

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "ir/plant.h"
 #include "ir/uop.h"
 
 namespace uopc {
@@ -43,7 +44,9 @@ std::string print_op(const UOp& n, NameOf&& name_of) {
       break;
     case Op::Pad:
       out += " pads=" + detail::int_list(n.arg);
-      if (!(n.value == Scalar::zero(n.dtype))) out += " value=" + format_literal(n.value);
+      if (!(n.value == Scalar::zero(n.dtype)) &&
+          !(planted(Plant::PrintBoolPadFill) && n.dtype == DType::Bool))
+        out += " value=" + format_literal(n.value);
       break;
     case Op::Reduce:
       out += " op=" + std::string(op_name(n.reduce_op())) + " pop=" + std::to_string(n.pop());

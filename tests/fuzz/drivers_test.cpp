@@ -35,7 +35,7 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::MaxHelperTies,           Plant::DivmodPairAnyDividend,
                          Plant::ParamNumberedBelow,      Plant::LinearSubAsAdd,
                          Plant::LinearSubReversed,       Plant::WhereUnparenthesized,
-                         Plant::CompositeFlipUnreversed};
+                         Plant::CompositeFlipUnreversed, Plant::PrintBoolPadFill};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

@@ -1104,5 +1104,24 @@ TEST(FuzzCli, ALostLiteralIsOneFileThatReplaysBySeed) {
   EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
 
+// A printer that leaves out a bool pad's fill: one file, named by the op, that replays by seed
+// (its text was printed without the fill, so it holds no failure).
+TEST(FuzzCli, ALostFieldIsOneFileThatReplaysBySeed) {
+  std::string dir = ::testing::TempDir() + "/lost-field";
+  std::filesystem::remove_all(dir);
+  auto c = run_uopc(
+      "fuzz --plant print_bool_pad_fill --seconds 60 --max-programs 2000 --seed 5 "
+      "--minimize --corpus " +
+      dir);
+  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    files.push_back(e.path().filename().string());
+  ASSERT_EQ(files, std::vector<std::string>{"roundtrip-pad.uir"}) << c.out;
+  std::string text = testing::read_file(dir + "/roundtrip-pad.uir");
+  EXPECT_NE(text.find("# replay: uopc fuzz --replay "), std::string::npos) << text;
+  EXPECT_EQ(replay_exit_code(text), 1) << text;
+}
+
 }  // namespace
 }  // namespace uopc
