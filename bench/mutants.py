@@ -228,10 +228,6 @@ MUTANTS = [
      '(f32 ? c_literal_text(v) :', "an f32 table's elements written as values into unsigned"),
     ("index_one_past", "ir/build.cpp", '"index " + std::to_string(k), 0, x->shape[k] - 1,',
      '"index " + std::to_string(k), 0, x->shape[k],', "an index may be one past its axis"),
-    ("render_binary_unparenthesized", "compiler/render_c.cpp",
-     'auto bin = [&](const char* op) { return "(" + s[0] + op + s[1] + ")"; };',
-     'auto bin = [&](const char* op) { return s[0] + op + s[1]; };',
-     "every plain binary op written without parentheses"),
 ]
 
 def run(cmd, cwd, **kw):

@@ -334,7 +334,10 @@ class KernelRenderer {
     bool helper = by_helper(n.op);
     bool plain = !helper && cannot_overflow(n);
     bool checked = is_int && plain && options_.check_ub;
-    auto bin = [&](const char* op) { return "(" + s[0] + op + s[1] + ")"; };
+    auto bin = [&](const char* op) {
+      if (planted(Plant::BinaryUnparenthesized)) return s[0] + op + s[1];
+      return "(" + s[0] + op + s[1] + ")";
+    };
     // An op the bounds decided cannot overflow: plain C, or under check_ub a helper that
     // reports it if it does.
     auto arith = [&](const char* op, const char* name) {

@@ -943,9 +943,15 @@ std::string render_name(Op op) {
 // readers' expressions (own_engine_misfuses): that op's C is the cause, whichever reader showed
 // it (a cast, an add that overflows, C that does not compile) and whether the program wrote the
 // op or the lowering did (a pad's mask is a where).
+// Of several ops written wrong through what their C shares (every binary operator left without
+// parentheses), the first in the language's order names them all, whichever a program has.
 std::optional<Op> misfused_op(const Program& p, Backend& backend, const EngineConfig& config) {
-  for (Op op : elementwise_ops(p, config.opts))
-    if (own_engine_misfuses(op, backend)) return op;
+  std::vector<Op> ops = elementwise_ops(p, config.opts);
+  if (std::none_of(ops.begin(), ops.end(), [&](Op op) { return own_engine_misfuses(op, backend); }))
+    return std::nullopt;
+  for (int k = 0; k < kOpCount; ++k)
+    if (is_alu(static_cast<Op>(k)) && own_engine_misfuses(static_cast<Op>(k), backend))
+      return static_cast<Op>(k);
   return std::nullopt;
 }
 
@@ -1930,11 +1936,14 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
   if (std::optional<std::string> cause = composite_cause(f, backend)) return *cause;
   // An internal error is named by where it was raised, as a crash is by its site: a pass whose
   // invariant a broken rewrite breaks throws for whichever op reaches it first.
-  // C that does not compile may be an op written wrong into its reader ("a - -b" as "a--b").
+  // C that does not compile is the C some op is written as: one written wrong into its reader
+  // ("a - -b" as "a--b"), or else the op localized as a wrong value is (a table whose
+  // initializer is not constant is the stack's). An exception a pass raised is named by it.
   if (std::optional<std::string> where = thrown_by(f)) {
-    if (f.detail.rfind("threw: " + *where + " failed", 0) == 0)  // the C compiler refused
+    bool c_refused = f.detail.rfind("threw: " + *where + " failed", 0) == 0;
+    if (c_refused)
       if (std::optional<Op> op = misfused_op(p, backend, config)) return render_name(*op);
-    return "engines-threw-" + *where;
+    if (!c_refused) return "engines-threw-" + *where;
   }
   bool localized = family == "engines" || family == "ub";
   EngineConfig least = localized ? least_config(family, p, backend, config) : config;

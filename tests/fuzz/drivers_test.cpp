@@ -35,7 +35,8 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::MaxHelperTies,           Plant::DivmodPairAnyDividend,
                          Plant::ParamNumberedBelow,      Plant::LinearSubAsAdd,
                          Plant::LinearSubReversed,       Plant::WhereUnparenthesized,
-                         Plant::CompositeFlipUnreversed, Plant::PrintBoolPadFill};
+                         Plant::CompositeFlipUnreversed, Plant::PrintBoolPadFill,
+                         Plant::BinaryUnparenthesized};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

@@ -1350,6 +1350,23 @@ TEST_F(Planted, ACompositeThatDiffersIsNamedByItsOp) {
   }
 }
 
+// Ops written wrong into their readers through what their C shares (every plain binary
+// operator without parentheses) are one bug, named by the first of them in the language's
+// order whichever the program has (a C compile error too: a float cast of an xor): each was
+// "engines-render_OP" for its own op.
+TEST_F(Planted, OpsWrittenWrongThroughSharedCAreNamedByTheFirst) {
+  expect_signatures({
+      Named{Plant::BinaryUnparenthesized,
+            "%x = buffer 6 dtype=f32\n%s = sub %x 1.5\n%v = mul %s 2.0\n", "engines-render_add"},
+      Named{Plant::BinaryUnparenthesized,
+            "%x = buffer 6 dtype=bool\n%y = buffer 6 dtype=bool slot=1\n%a = xor %x %y\n"
+            "%v = cast %a dtype=f32\n",
+            "engines-render_add"},
+      Named{Plant::BinaryUnparenthesized, "%x = buffer 6 dtype=f32\n%a = add %x 1.0\n%v = neg %a\n",
+            "engines-render_add"},
+  });
+}
+
 // A wrong fold op is named by the op, not by the reduce whose fold met it: a reduce's element
 // is an expression where C writes max through its helper, as it does for an elementwise max of
 // a literal stack. The reduce was "engines-reduce" while the max was "engines-max".
