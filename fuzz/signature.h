@@ -25,6 +25,8 @@
 //   with every rule set aside, one of p's ops or one its lowering makes (a pad's mask is a
 //   where): "engines-render_where", whichever reader showed it (a compare's bool that is
 //   neither 0 nor 1, an i32 outside a reader's interval, an overflow, C that does not compile);
+//   of several such ops (C they share), the first in the language's order. C the compiler
+//   refuses otherwise is localized as a wrong value is, not named by the compiler;
 // - a failure that goes away once one simplifier rule is set aside (WithoutRule) where that
 //   rule made a rewrite step z3 refutes on its own: the rule, wherever its wrong decision
 //   landed ("symbolic-compare_by_bounds" for a pad's mask or a stack's select alike); when no
