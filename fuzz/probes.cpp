@@ -146,13 +146,14 @@ Expressions expressions_of(Op op) {
 }
 
 // Readers of %o by the dtype it has: one of each kind of C operator, on either side of the
-// binary ones, where a missing parenthesis changes what is computed or does not compile.
+// binary ones (the right of a division, where a missing parenthesis changes even a quotient),
+// where a missing parenthesis changes what is computed or does not compile.
 const std::vector<std::string> kReadI32 = {"neg %o",        "mul %o 3",   "mul 3 %o",
                                            "sub 5 %o",      "cmplt %o 2", "cast %o dtype=f32",
                                            "where %c %o 7", "and 6 %o"};
-const std::vector<std::string> kReadF32 = {"neg %o",         "mul %o 3.0",   "mul 3.0 %o",
-                                           "sub 5.0 %o",     "cmplt %o 2.0", "cast %o dtype=i32",
-                                           "where %c %o 7.0"};
+const std::vector<std::string> kReadF32 = {"neg %o",       "mul %o 3.0",        "mul 3.0 %o",
+                                           "sub 5.0 %o",   "div 7.0 %o",        "recip %o",
+                                           "cmplt %o 2.0", "cast %o dtype=i32", "where %c %o 7.0"};
 const std::vector<std::string> kReadBool = {"not %o",      "and %o %c",    "and %c %o",
                                             "xor true %o", "where %o 1 2", "cast %o dtype=i32",
                                             "cmpeq %c %o"};

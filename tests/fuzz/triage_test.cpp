@@ -1353,7 +1353,8 @@ TEST_F(Planted, ACompositeThatDiffersIsNamedByItsOp) {
 // Ops written wrong into their readers through what their C shares (every plain binary
 // operator without parentheses) are one bug, named by the first of them in the language's
 // order whichever the program has (a C compile error too: a float cast of an xor): each was
-// "engines-render_OP" for its own op.
+// "engines-render_OP" for its own op, and a quotient read by a recip "engines-div" (no
+// reader of the probes divided by it).
 TEST_F(Planted, OpsWrittenWrongThroughSharedCAreNamedByTheFirst) {
   expect_signatures({
       Named{Plant::BinaryUnparenthesized,
@@ -1363,6 +1364,9 @@ TEST_F(Planted, OpsWrittenWrongThroughSharedCAreNamedByTheFirst) {
             "%v = cast %a dtype=f32\n",
             "engines-render_add"},
       Named{Plant::BinaryUnparenthesized, "%x = buffer 6 dtype=f32\n%a = add %x 1.0\n%v = neg %a\n",
+            "engines-render_add"},
+      Named{Plant::BinaryUnparenthesized,
+            "%x = buffer 1 dtype=f32 slot=1\n%d = div 0.0 %x\n%v = recip %d\n",
             "engines-render_add"},
   });
 }
