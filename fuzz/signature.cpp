@@ -866,19 +866,21 @@ void with_rules_aside(const std::vector<std::string>& rules, size_t k,
 // sum that a mul distributes) is not taken for the op's C. Remembered per planted bug.
 bool own_engine_misfuses(Op op, Backend& backend) {
   static std::map<std::pair<Plant, Op>, bool> known;
-  auto [at, fresh] = known.try_emplace({active_plant(), op}, false);
-  if (!fresh) return at->second;
+  auto remembered = known.find({active_plant(), op});
+  if (remembered != known.end()) return remembered->second;
   auto fails = [&](const std::string& text) {
     return check_engines(parse_program(text, "probe.uir"), backend, {}).has_value();
   };
+  bool misfuses = false;
   with_rules_aside(symbolic_rule_names(), 0, [&] {
     for (const FusedProbe& probe : fused_probes(op))
       if (fails(probe.fused) && !fails(probe.staged) && !fails(probe.alone)) {
-        at->second = true;
+        misfuses = true;
         return;
       }
   });
-  return at->second;
+  known.emplace(std::pair{active_plant(), op}, misfuses);
+  return misfuses;
 }
 
 // Programs that end in a pad or a flip of each dtype, on shapes and pads that exercise the
