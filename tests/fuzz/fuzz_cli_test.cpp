@@ -1085,42 +1085,33 @@ TEST(FuzzCli, ACampaignsSymbolicReproducerReplays) {
   EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
 
-// A printer that loses a literal leaves one file, whose replay line regenerates the program
-// from its seed: the file's own text, printed by that printer, no longer holds the literal.
-TEST(FuzzCli, ALostLiteralIsOneFileThatReplaysBySeed) {
-  std::string dir = ::testing::TempDir() + "/lost-literal";
+// A campaign under a printer's plant leaves exactly `file`, whose replay line regenerates the
+// program from its seed: the file's own text, printed by that printer, no longer holds the
+// failure.
+void expect_one_file_replayed_by_seed(const std::string& plant, int64_t programs,
+                                      const std::string& file) {
+  std::string dir = ::testing::TempDir() + "/lost-" + plant;
   std::filesystem::remove_all(dir);
-  auto c = run_uopc(
-      "fuzz --plant print_f32_short --seconds 60 --max-programs 400 --seed 5 "
-      "--minimize --corpus " +
-      dir);
+  auto c = run_uopc("fuzz --plant " + plant + " --seconds 60 --max-programs " +
+                    std::to_string(programs) + " --seed 5 --minimize --corpus " + dir);
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(dir))
     files.push_back(e.path().filename().string());
-  ASSERT_EQ(files, std::vector<std::string>{"roundtrip-const.uir"}) << c.out;
-  std::string text = testing::read_file(dir + "/roundtrip-const.uir");
+  ASSERT_EQ(files, std::vector<std::string>{file}) << c.out;
+  std::string text = testing::read_file(dir + "/" + file);
   EXPECT_NE(text.find("# replay: uopc fuzz --replay "), std::string::npos) << text;
   EXPECT_EQ(replay_exit_code(text), 1) << text;
 }
 
-// A printer that leaves out a bool pad's fill: one file, named by the op, that replays by seed
-// (its text was printed without the fill, so it holds no failure).
+// A printer that loses a literal: the literal names the failure.
+TEST(FuzzCli, ALostLiteralIsOneFileThatReplaysBySeed) {
+  expect_one_file_replayed_by_seed("print_f32_short", 400, "roundtrip-const.uir");
+}
+
+// A printer that leaves out a bool pad's fill: the op whose node alone does not print back.
 TEST(FuzzCli, ALostFieldIsOneFileThatReplaysBySeed) {
-  std::string dir = ::testing::TempDir() + "/lost-field";
-  std::filesystem::remove_all(dir);
-  auto c = run_uopc(
-      "fuzz --plant print_bool_pad_fill --seconds 60 --max-programs 2000 --seed 5 "
-      "--minimize --corpus " +
-      dir);
-  EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    files.push_back(e.path().filename().string());
-  ASSERT_EQ(files, std::vector<std::string>{"roundtrip-pad.uir"}) << c.out;
-  std::string text = testing::read_file(dir + "/roundtrip-pad.uir");
-  EXPECT_NE(text.find("# replay: uopc fuzz --replay "), std::string::npos) << text;
-  EXPECT_EQ(replay_exit_code(text), 1) << text;
+  expect_one_file_replayed_by_seed("print_bool_pad_fill", 2000, "roundtrip-pad.uir");
 }
 
 }  // namespace
