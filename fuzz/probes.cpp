@@ -145,9 +145,9 @@ Expressions expressions_of(Op op) {
   return e;
 }
 
-// Readers of %o by the dtype it has: one of each kind of C operator, on either side of the
-// binary ones (the right of a division, where a missing parenthesis changes even a quotient),
-// where a missing parenthesis changes what is computed or does not compile.
+// Readers of %o by its dtype: one of each kind of C operator, on either side of the binary ones
+// and on the right of a division, so that a missing parenthesis changes what is computed or
+// does not compile.
 const std::vector<std::string> kReadI32 = {"neg %o",        "mul %o 3",   "mul 3 %o",
                                            "sub 5 %o",      "cmplt %o 2", "cast %o dtype=f32",
                                            "where %c %o 7", "and 6 %o"};

@@ -22,7 +22,8 @@ namespace uopc {
 // divisor-like second operand; smallest first.
 std::vector<std::string> op_probes();
 
-// A value of an op computed from loaded elements and read by another op, as the fused program
+// fused_probes: a value of an op computed from loaded elements and read by another op, as the
+// fused program
 // (the value an operand in its reader's expression), the staged one (`stage` gives the value a
 // kernel of its own) and the value alone. An op whose fused programs fail where the other two
 // do not is right computed and wrong written into another op's expression: its C lacks the
