@@ -24,10 +24,11 @@ std::vector<std::string> op_probes();
 
 // fused_probes: a value of an op computed from loaded elements and read by another op, as the
 // fused program (the value an operand in its reader's expression), the staged one (`stage`
-// gives the value a kernel of its own) and the value alone. An op whose fused programs fail where the other two
-// do not is right computed and wrong written into another op's expression: its C lacks the
-// parentheses its reader needs, say, which a program shows as a wrong cast, an overflowing add,
-// a rule's rewrite or C that does not compile, whichever op read it.
+// gives the value a kernel of its own) and the value alone. An op whose fused programs fail
+// where the other two do not is right computed and wrong written into another op's
+// expression: its C lacks the parentheses its reader needs, say, which a program shows as a
+// wrong cast, an overflowing add, a rule's rewrite or C that does not compile, whichever op
+// read it.
 struct FusedProbe {
   std::string fused, staged, alone;
 };
