@@ -944,9 +944,9 @@ std::string render_name(Op op) {
 // The first elementwise op of p or of its kernels that uopc's engine writes wrong into its
 // readers' expressions (own_engine_misfuses): that op's C is the cause, whichever reader showed
 // it (a cast, an add that overflows, C that does not compile) and whether the program wrote the
-// op or the lowering did (a pad's mask is a where).
-// Of several ops written wrong through what their C shares (every binary operator left without
-// parentheses), the first in the language's order names them all, whichever a program has.
+// op or the lowering did (a pad's mask is a where). Of several ops written wrong through what
+// their C shares (every binary operator left without parentheses), the first in the language's
+// order names them all, whichever a program has.
 std::optional<Op> misfused_op(const Program& p, Backend& backend, const EngineConfig& config) {
   std::vector<Op> ops = elementwise_ops(p, config.opts);
   if (std::none_of(ops.begin(), ops.end(), [&](Op op) { return own_engine_misfuses(op, backend); }))
@@ -1938,15 +1938,11 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
   if (std::optional<std::string> cause = composite_cause(f, backend)) return *cause;
   // An internal error is named by where it was raised, as a crash is by its site: a pass whose
   // invariant a broken rewrite breaks throws for whichever op reaches it first.
-  // C that does not compile is the C some op is written as: one written wrong into its reader
-  // ("a - -b" as "a--b"), or else the op localized as a wrong value is (a table whose
-  // initializer is not constant is the stack's). An exception a pass raised is named by it.
-  if (std::optional<std::string> where = thrown_by(f)) {
-    bool c_refused = f.detail.rfind("threw: " + *where + " failed", 0) == 0;
-    if (c_refused)
-      if (std::optional<Op> op = misfused_op(p, backend, config)) return render_name(*op);
-    if (!c_refused) return "engines-threw-" + *where;
-  }
+  // An exception a pass raised is named by the pass. C the compiler refuses is the C some op
+  // is written as, found below as a wrong value's op is: one written wrong into its reader ("a
+  // - -b" as "a--b"), or the op localized (a table whose initializer is not constant: stack).
+  if (std::optional<std::string> where = thrown_by(f))
+    if (f.detail.rfind("threw: " + *where + " failed", 0) != 0) return "engines-threw-" + *where;
   bool localized = family == "engines" || family == "ub";
   EngineConfig least = localized ? least_config(family, p, backend, config) : config;
   if (localized) {
