@@ -45,21 +45,41 @@ void BM_CheckInput(benchmark::State& state) {
 }
 BENCHMARK(BM_CheckInput)->Unit(benchmark::kMillisecond);
 
+const std::vector<uopc::Program>& input_programs() {
+  static const std::vector<uopc::Program> programs = [] {
+    std::vector<uopc::Program> out;
+    for (const auto& bytes : inputs()) {
+      uopc::BytesChoices choices(bytes.data(), bytes.size());
+      uopc::GenOptions gen;
+      gen.max_numel = 64;
+      out.push_back(uopc::generate(choices, gen));
+    }
+    return out;
+  }();
+  return programs;
+}
+
 // The lowering and rendering of the same inputs' programs alone.
 void BM_CompileInputProgram(benchmark::State& state) {
-  std::vector<uopc::Program> programs;
-  for (const auto& bytes : inputs()) {
-    uopc::BytesChoices choices(bytes.data(), bytes.size());
-    uopc::GenOptions gen;
-    gen.max_numel = 64;
-    programs.push_back(uopc::generate(choices, gen));
-  }
+  const auto& programs = input_programs();
   size_t k = 0;
   for (auto _ : state)
     benchmark::DoNotOptimize(uopc::compile_program(programs[k++ % programs.size()]));
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
 }
 BENCHMARK(BM_CompileInputProgram)->Unit(benchmark::kMillisecond);
+
+// Every oracle of a new program (engines, round trip, bounds, composites) on the same
+// programs, under the default engine settings.
+void BM_CheckInputProgram(benchmark::State& state) {
+  std::unique_ptr<uopc::Backend> tcc = uopc::make_tcc_backend();
+  const auto& programs = input_programs();
+  size_t k = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(uopc::check_program(programs[k++ % programs.size()], *tcc, false, {}));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+BENCHMARK(BM_CheckInputProgram)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
