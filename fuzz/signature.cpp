@@ -860,6 +860,18 @@ bool own_engine_fails_on_probes(const std::string& family, Op op, Backend& backe
 void with_rules_aside(const std::vector<std::string>& rules, size_t k,
                       const std::function<void()>& then);
 
+// Whether `fails` (an engine under the failure's kind) holds for a fused probe of op that it
+// does not hold for in the probe's staged and lone forms.
+bool misfuses(Op op, const Test& fails) {
+  auto fails_text = [&](const std::string& text) {
+    return fails(parse_program(text, "probe.uir"));
+  };
+  for (const FusedProbe& probe : fused_probes(op))
+    if (fails_text(probe.fused) && !fails_text(probe.staged) && !fails_text(probe.alone))
+      return true;
+  return false;
+}
+
 // Whether uopc's compiled engine writes `op` wrong into the expressions of the ops that read it:
 // a fused probe of it fails where its staged and lone forms do not. With every simplifier rule
 // set aside, so that a rule wrong only on what a reader makes of an op (a linear form of a
@@ -868,19 +880,13 @@ bool own_engine_misfuses(Op op, Backend& backend) {
   static std::map<std::pair<Plant, Op>, bool> known;
   auto remembered = known.find({active_plant(), op});
   if (remembered != known.end()) return remembered->second;
-  auto fails = [&](const std::string& text) {
-    return check_engines(parse_program(text, "probe.uir"), backend, {}).has_value();
-  };
-  bool misfuses = false;
+  bool wrong = false;
   with_rules_aside(symbolic_rule_names(), 0, [&] {
-    for (const FusedProbe& probe : fused_probes(op))
-      if (fails(probe.fused) && !fails(probe.staged) && !fails(probe.alone)) {
-        misfuses = true;
-        return;
-      }
+    wrong =
+        misfuses(op, [&](const Program& q) { return check_engines(q, backend, {}).has_value(); });
   });
-  known.emplace(std::pair{active_plant(), op}, misfuses);
-  return misfuses;
+  known.emplace(std::pair{active_plant(), op}, wrong);
+  return wrong;
 }
 
 // Programs that end in a pad or a flip of each dtype, on shapes and pads that exercise the
@@ -936,6 +942,16 @@ std::optional<std::string> composite_cause(const Failure& f, Backend& backend) {
   return std::nullopt;
 }
 
+// When one of `ops` misfuses, the first elementwise op in the language's order that does: of
+// several ops written wrong through what their code shares, one names them all.
+std::optional<Op> first_misfused(const std::vector<Op>& ops,
+                                 const std::function<bool(Op)>& misfused) {
+  if (std::none_of(ops.begin(), ops.end(), misfused)) return std::nullopt;
+  for (int k = 0; k < kOpCount; ++k)
+    if (is_alu(static_cast<Op>(k)) && misfused(static_cast<Op>(k))) return static_cast<Op>(k);
+  return std::nullopt;
+}
+
 // The signature of an op the renderer writes wrong into its readers: "engines-render_where".
 std::string render_name(Op op) {
   return "engines-render_" + std::string(op_name(op));
@@ -948,13 +964,23 @@ std::string render_name(Op op) {
 // their C shares (every binary operator left without parentheses), the first in the language's
 // order names them all, whichever a program has.
 std::optional<Op> misfused_op(const Program& p, Backend& backend, const EngineConfig& config) {
-  std::vector<Op> ops = elementwise_ops(p, config.opts);
-  if (std::none_of(ops.begin(), ops.end(), [&](Op op) { return own_engine_misfuses(op, backend); }))
-    return std::nullopt;
-  for (int k = 0; k < kOpCount; ++k)
-    if (is_alu(static_cast<Op>(k)) && own_engine_misfuses(static_cast<Op>(k), backend))
-      return static_cast<Op>(k);
-  return std::nullopt;
+  return first_misfused(elementwise_ops(p, config.opts),
+                        [&](Op op) { return own_engine_misfuses(op, backend); });
+}
+
+// misfused_op for an external engine, asked of the ops where the failure was localized (its
+// kernels are not known): the first elementwise op in the language's order that it writes
+// wrong into its readers, if one of `ops` is such an op. Remembered per engine and failure
+// kind, as each probe is a run of the engine.
+std::optional<Op> target_misfused_op(const std::vector<Op>& ops, const std::string& command,
+                                     const std::string& kind, const Test& fails) {
+  static std::map<std::tuple<std::string, std::string, Op>, bool> known;
+  return first_misfused(ops, [&](Op op) {
+    if (!is_alu(op)) return false;
+    auto [it, fresh] = known.try_emplace({command, kind, op}, false);
+    if (fresh) it->second = misfuses(op, fails);
+    return it->second;
+  });
 }
 
 // A fused failure's op, or the first op of the failing value whose own probes fail where the
@@ -1676,6 +1702,13 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   if (!at) return by_outputs(f, p);
   if (at->fused || indexes(at->op))
     if (std::optional<std::string> name = arithmetic()) return *name;
+  // As render_name for uopc's own engine: an op the engine writes wrong into its readers is
+  // the cause, whichever reader showed it, and whether the failure needed the ops fused or
+  // showed at an op that reads a value the engine wrote as an expression (a stack of literals).
+  if (at->fused || is_alu(at->op))
+    if (std::optional<Op> op = target_misfused_op(at->fused ? at->ops : std::vector{at->op},
+                                                  target.command(), kind, fails_under({})))
+      return prefix + "render_" + std::string(op_name(*op));
   if (kind == "value") at->op = own_rule_op(*at, on_probes);
   return prefix + op_family(at->op);
 }

@@ -89,7 +89,11 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 // where it shows needs computed alone, when one fails alone). An engine that
 // cannot echo the expected values given as one-literal stacks is "target-const": it reads or
 // prints values wrong, whichever op made them. A failure no node shows alone, when one of the
-// engine's i32 arithmetic ops fails alone on edge values, is that op's; in an engine whose
+// engine's i32 arithmetic ops fails alone on edge values, is that op's; one that needs the
+// ops fused, or shows at an elementwise op, when an op of the failing value fails in its fused
+// probes (fused_probes) where it passes staged and alone, is the first such op in the
+// language's order: "target-render_add" for an engine that writes every binary op's value
+// into its reader without parentheses, whichever reader showed it; in an engine whose
 // checker narrows an op's interval, it is that interval's ("target-interval_max"), and so is a
 // failure a node shows alone only on literals it is not handed in memory. `witness`, when
 // given, is set to a failure that shows the cause in a program holding the op it names, when

@@ -921,6 +921,19 @@ TEST(TargetSignature, AFusedPairIsNamedByThePairThatFails) {
   }
 }
 
+// An engine that writes a binary op's value into its reader without parentheses fails in no
+// op alone, and showed as whichever reader a program held (a cmpne, a not, a mul of a stack of
+// literals): each program is named by the first op in the language's order whose
+// fused probes fail where the staged and lone forms do not.
+TEST(TargetSignature, AnOpWrittenWrongIntoItsReadersIsNamedByThatOp) {
+  Target target = planted_engine("binary_unparenthesized");
+  for (const char* text : {"%t0 = buffer 1 dtype=bool slot=0\n%t1 = and %t0 %t0\n"
+                           "%v = cmpne true %t1\n",
+                           "%t0 = buffer 1 dtype=f32 slot=0\n%t1 = cmplt %t0 %t0\n%v = not %t1\n",
+                           "%t0 = stack -3.0 0.0\n%t1 = sub %t0 0.0\n%v = mul %t1 0.0\n"})
+    EXPECT_EQ(signature_through(target, text), "target-render_add") << text;
+}
+
 // A failure through a target that needed options shrinks to one that does not, when a smaller
 // program fails without them: then the op is wrong, not the options. A wrong simplifier rule
 // decides a stack's select under an upcast of nine literals here; neither half of the nine
