@@ -1433,6 +1433,24 @@ bool copy_fails(const Program& p, const Test& fails, const std::string& engine) 
   return false;
 }
 
+// Whether an engine gets a value wrong when one expression reads it at two indices, though it
+// reads it right at each: a buffer compared with its flip fails where the flip alone and a
+// compare of two buffers pass. Such an engine (one that remembers a lowered value by its node
+// and not by its index) fails at whichever op of a program reads a value twice (a pad of a
+// flip, a stack of a value and its shrink, an add of a reshape and its permute), so each op
+// would name it otherwise. Asked once per engine (`engine` names it).
+bool read_twice_fails(const Test& fails, const std::string& engine) {
+  static std::map<std::string, bool> asked;
+  auto [at, fresh] = asked.try_emplace(engine, false);
+  if (!fresh) return at->second;
+  auto fails_text = [&](const std::string& body) {
+    return fails(parse_program("%x = buffer 6 dtype=i32 slot=0\n" + body, "twice.uir"));
+  };
+  return at->second = fails_text("%f = flip %x axes=[0]\n%v = cmpne %x %f\n") &&
+                      !fails_text("%v = flip %x axes=[0]\n") &&
+                      !fails_text("%y = buffer 6 dtype=i32 slot=1\n%v = cmpne %x %y\n");
+}
+
 // The name of op in a target signature: an engine's mod is its floor division's remainder,
 // its min a max the other way round, and its != the negation of its ==, as in uopc's own
 // renderer (ub-division, engines-render_minmax): one way of dividing, one of choosing, one of
@@ -1650,6 +1668,10 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   if (kind == "value" && echo_fails(p, fails_under({}))) return prefix + "const";
   // So does one that cannot copy an input buffer: it hands its kernels the wrong data.
   if (kind == "value" && copy_fails(p, fails_under({}), target.command())) return prefix + "buffer";
+  // So does one that cannot read a value at two indices in one expression: every op that does
+  // fails.
+  if (kind == "value" && read_twice_fails(fails_under({}), target.command()))
+    return prefix + "read_twice";
   // A narrower interval only lets more programs through; refusing a valid one is another bug.
   if (kind != "exit2")
     if (std::optional<std::string> cause = narrowed_interval_cause(p, target, witness))
@@ -1968,6 +1990,9 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
   if (family == "engines" &&
       copy_fails(p, copy_fails_here, "uopc " + std::string(plant_name(active_plant()))))
     return "engines-buffer";
+  if (family == "engines" &&
+      read_twice_fails(copy_fails_here, "uopc " + std::string(plant_name(active_plant()))))
+    return "engines-read_twice";
   if (std::optional<std::string> cause = composite_cause(f, backend)) return *cause;
   // An internal error is named by where it was raised, as a crash is by its site: a pass whose
   // invariant a broken rewrite breaks throws for whichever op reaches it first.
