@@ -412,7 +412,8 @@ std::vector<UOpRef> open_ranges(const std::vector<UOpRef>& exprs, LowerContext& 
 
 UOpRef rangeify(const UOpRef& u, const std::vector<UOpRef>& idx, LowerContext& ctx) {
   std::vector<const UOp*> key{u.get()};
-  for (const UOpRef& i : idx) key.push_back(i.get());
+  if (!planted(Plant::MemoIgnoresIndex))
+    for (const UOpRef& i : idx) key.push_back(i.get());
   if (auto it = ctx.memo.find(key); it != ctx.memo.end()) return it->second;
   if (ctx.materialize && ctx.staged.count(u.get()))
     return load(address(ctx.materialize(*u), simplify(ravel(idx, u->shape))));

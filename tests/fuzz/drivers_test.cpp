@@ -36,7 +36,7 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::ParamNumberedBelow,      Plant::LinearSubAsAdd,
                          Plant::LinearSubReversed,       Plant::WhereUnparenthesized,
                          Plant::CompositeFlipUnreversed, Plant::PrintBoolPadFill,
-                         Plant::BinaryUnparenthesized};
+                         Plant::BinaryUnparenthesized,   Plant::MemoIgnoresIndex};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

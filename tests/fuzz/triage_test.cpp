@@ -1384,6 +1384,27 @@ TEST_F(Planted, OpsWrittenWrongThroughSharedCAreNamedByTheFirst) {
   });
 }
 
+// A lowering that remembers a value by its node alone gets a value wrong wherever one kernel
+// reads it at a second index, so each op that does named it: a pad or a neg under an upcast,
+// whose lanes read at several indices, a compare of an index with its reshape, a sum beside
+// its own operand, an unrolled reduce. The engine's buffer compared with its flip fails too,
+// where the flip and the compare pass alone: one name for all.
+TEST_F(Planted, AValueReadWrongAtASecondIndexIsReadTwice) {
+  expect_signature_under(
+      Plant::MemoIgnoresIndex,
+      {{"%t0 = expand 0 shape=[1]\n%v = pad %t0 pads=[1 0] value=673\n", "upcast=0:2"},
+       {"%t0 = buffer 30 dtype=i32 slot=0\n%v = neg %t0\n", "upcast=0:2"},
+       {"%t0 = buffer 2 dtype=i32 slot=0\n%t1 = index %t0\n%t2 = reshape %t1 shape=[2 1]\n"
+        "%v = cmpne %t1 %t2\n",
+        "none"},
+       {"%t0 = buffer 10 dtype=f32 slot=0\n%t1 = div %t0 %t0\n%t2 = reshape %t1 shape=[1 10]\n"
+        "%t3 = permute %t2 order=[1 0]\n%t4 = reduce %t3 op=add pop=1\n%t5 = sub %t2 %t4\n"
+        "%v = reshape %t5 shape=[10]\n",
+        "none"},
+       {"%t0 = buffer 3 dtype=f32 slot=0\n%v = reduce %t0 op=add pop=1\n", "unroll=3:ordered"}},
+      "engines-read_twice");
+}
+
 // A wrong fold op is named by the op, not by the reduce whose fold met it: a reduce's element
 // is an expression where C writes max through its helper, as it does for an elementwise max of
 // a literal stack. The reduce was "engines-reduce" while the max was "engines-max".
