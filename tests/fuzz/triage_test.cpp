@@ -934,6 +934,18 @@ TEST(TargetSignature, AnOpWrittenWrongIntoItsReadersIsNamedByThatOp) {
     EXPECT_EQ(signature_through(target, text), "target-render_add") << text;
 }
 
+// An engine that remembers a lowered value by its node alone fails at whichever op reads a
+// value twice in one kernel; its buffer compared with its flip fails where the flip alone and a
+// compare of two buffers pass, which names every such failure.
+TEST(TargetSignature, AnEngineThatCannotReadAValueTwiceIsReadTwice) {
+  Target target = planted_engine("memo_ignores_index");
+  for (const char* text : {"%t0 = buffer 2 dtype=i32 slot=0\n%t1 = index %t0\n"
+                           "%t2 = reshape %t1 shape=[2 1]\n%v = cmpne %t1 %t2\n",
+                           "%x = buffer 4 dtype=f32 slot=0\n%p = pad %x pads=[2 0]\n"
+                           "%s = shrink %p 0 shape=[4]\n%v = add %s %x\n"})
+    EXPECT_EQ(signature_through(target, text), "target-read_twice") << text;
+}
+
 // A failure through a target that needed options shrinks to one that does not, when a smaller
 // program fails without them: then the op is wrong, not the options. A wrong simplifier rule
 // decides a stack's select under an upcast of nine literals here; neither half of the nine
