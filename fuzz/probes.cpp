@@ -11,6 +11,7 @@
 #include "compiler/engine.h"
 #include "fuzz/oracles.h"
 #include "ir/build.h"
+#include "ir/parse.h"
 
 namespace uopc {
 namespace {
@@ -178,6 +179,18 @@ std::vector<FusedProbe> fused_probes(Op op) {
   return out;
 }
 
+Program fused_together(const std::vector<FusedProbe>& probes) {
+  Program out;
+  for (const FusedProbe& probe : probes) {
+    Program p = parse_program(probe.fused, "probe.uir");
+    for (const Statement* s : p.outputs()) {
+      int k = static_cast<int>(out.statements.size());
+      out.statements.push_back({"%v" + std::to_string(k), s->node, k + 1, false});
+    }
+  }
+  return out;
+}
+
 std::vector<Op> elementwise_ops(const Program& p, const OptsChoice& opts) {
   std::vector<UOpRef> roots = p.roots();
   std::vector<Program> programs{p};
@@ -201,6 +214,14 @@ UOpRef read_twice(const UOpRef& n) {
   for (int64_t axis = 0; axis < n->rank(); ++axis)
     if (n->shape[static_cast<size_t>(axis)] >= 2) return alu(Op::Cmpne, {n, flip(n, {axis})});
   return nullptr;
+}
+
+const ReadTwiceProbe& read_twice_probe() {
+  static const std::string x = "%x = buffer 6 dtype=i32 slot=0\n";
+  static const ReadTwiceProbe probe{x + "%f = flip %x axes=[0]\n%v = cmpne %x %f\n",
+                                    x + "%v = flip %x axes=[0]\n",
+                                    x + "%y = buffer 6 dtype=i32 slot=1\n%v = cmpne %x %y\n"};
+  return probe;
 }
 
 }  // namespace uopc

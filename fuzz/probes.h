@@ -38,6 +38,10 @@ struct FusedProbe {
 // comparison, a cast, a where's branch or condition, a logical one). Empty for other ops.
 std::vector<FusedProbe> fused_probes(Op op);
 
+// The fused programs of `probes` as one, each probe's value an output of its own: an engine
+// that computes it right writes the op right into every reader, in one run of the engine.
+Program fused_together(const std::vector<FusedProbe>& probes);
+
 // The elementwise ops of p and of the kernels it and its composites (with_composites) compile
 // to under `opts`, each once: a pad's mask and a stack's select are wheres and compares there,
 // a pad's clamp a max, and a flip's composite stacks.
@@ -49,5 +53,14 @@ std::vector<Op> elementwise_ops(const Program& p, const OptsChoice& opts = {});
 // upcast's. (A stack would not do: it reads its operands at one index it selects.) Null when
 // no axis has two elements.
 UOpRef read_twice(const UOpRef& n);
+
+// A buffer compared with its flip, a value read at two indices by one expression, with the two
+// programs it is made of that read each value at one: the flip alone and a compare of two
+// buffers. An engine that fails the first and passes the others remembers a value by its node
+// and not by its index, and gets every value a kernel reads twice wrong, whichever op reads it.
+struct ReadTwiceProbe {
+  std::string twice, flip_alone, compare_alone;
+};
+const ReadTwiceProbe& read_twice_probe();
 
 }  // namespace uopc

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <limits>
 #include <set>
 #include <unordered_map>
 
@@ -407,13 +408,16 @@ class Reducer {
   }
 
   // The probes with fewer statements than the best so far: a program of its own as small as a
-  // probe shows the failure as well as the probe does.
+  // probe shows the failure as well as the probe does. So does the read-twice probe, where
+  // the program read a value twice on data that hid it.
   // So are the fused probes of the elementwise ops p and its kernels compute (a where a
   // reduce's fold reads, in a stack's select).
   std::vector<std::string> fewer_probes(const Program& p) const {
     std::vector<std::string> out;
     for (std::string& probe : op_probes())
       if (count_statements(probe) < best_size_.statements) out.push_back(std::move(probe));
+    if (count_statements(read_twice_probe().twice) < best_size_.statements)
+      out.push_back(read_twice_probe().twice);
     for (Op op : elementwise_ops(p))
       for (FusedProbe& probe : fused_probes(op))
         if (count_statements(probe.fused) < best_size_.statements)
@@ -424,9 +428,12 @@ class Reducer {
   // A pad or flip replaced by its composite form (ir/composite.h), and that reduced in turn:
   // a failure the composites oracle found in an op the form uses then shows in the
   // reproducer itself, under `uopc diff`, and names an op the reproducer contains. Taken
-  // when it ends at most kCompositeCost statements larger; no candidate makes a pad or a
-  // flip, so each is expanded at most once and reduction ends.
+  // when it ends at most kCompositeCost statements larger, and only from fewer statements
+  // than the last expansion started from: a probe brings flips back (a value read twice is
+  // read through one), and an expansion and a probe would otherwise take turns forever.
   bool accept_composite() {
+    int start = count_statements(best_);
+    if (start >= composite_below_) return false;
     std::optional<Program> p = reparse(best_);
     if (!p) return false;
     for (const UOp* n : topo_order(p->roots())) {
@@ -443,6 +450,7 @@ class Reducer {
       if (r.statements > count_statements(best_) + kCompositeCost) continue;
       best_ = r.text;
       best_size_ = *measure(best_);
+      composite_below_ = start;
       if (progress_) progress_({best_, best_size_.statements, tried_});
       return true;
     }
@@ -476,6 +484,7 @@ class Reducer {
   Probes probes_;
   const Screen& screen_;
   bool expanded_;
+  int composite_below_ = std::numeric_limits<int>::max();
   std::string best_;
   Size best_size_;
   int tried_ = 0;

@@ -861,12 +861,16 @@ void with_rules_aside(const std::vector<std::string>& rules, size_t k,
                       const std::function<void()>& then);
 
 // Whether `fails` (an engine under the failure's kind) holds for a fused probe of op that it
-// does not hold for in the probe's staged and lone forms.
-bool misfuses(Op op, const Test& fails) {
+// does not hold for in the probe's staged and lone forms; `passes` says the engine computes a
+// program right.
+bool misfuses(Op op, const Test& fails, const Test& passes) {
   auto fails_text = [&](const std::string& text) {
     return fails(parse_program(text, "probe.uir"));
   };
-  for (const FusedProbe& probe : fused_probes(op))
+  // Most ops are written right: all their fused forms at once cost an engine one run.
+  std::vector<FusedProbe> probes = fused_probes(op);
+  if (probes.empty() || passes(fused_together(probes))) return false;
+  for (const FusedProbe& probe : probes)
     if (fails_text(probe.fused) && !fails_text(probe.staged) && !fails_text(probe.alone))
       return true;
   return false;
@@ -882,8 +886,8 @@ bool own_engine_misfuses(Op op, Backend& backend) {
   if (remembered != known.end()) return remembered->second;
   bool wrong = false;
   with_rules_aside(symbolic_rule_names(), 0, [&] {
-    wrong =
-        misfuses(op, [&](const Program& q) { return check_engines(q, backend, {}).has_value(); });
+    auto fails = [&](const Program& q) { return check_engines(q, backend, {}).has_value(); };
+    wrong = misfuses(op, fails, [&](const Program& q) { return !fails(q); });
   });
   known.emplace(std::pair{active_plant(), op}, wrong);
   return wrong;
@@ -972,13 +976,14 @@ std::optional<Op> misfused_op(const Program& p, Backend& backend, const EngineCo
 // kernels are not known): the first elementwise op in the language's order that it writes
 // wrong into its readers, if one of `ops` is such an op. Remembered per engine and failure
 // kind, as each probe is a run of the engine.
-std::optional<Op> target_misfused_op(const std::vector<Op>& ops, const std::string& command,
+std::optional<Op> target_misfused_op(const std::vector<Op>& ops, Target& target,
                                      const std::string& kind, const Test& fails) {
   static std::map<std::tuple<std::string, std::string, Op>, bool> known;
+  Test passes = [&](const Program& q) { return !check_target(q, target, nullptr, {}); };
   return first_misfused(ops, [&](Op op) {
     if (!is_alu(op)) return false;
-    auto [it, fresh] = known.try_emplace({command, kind, op}, false);
-    if (fresh) it->second = misfuses(op, fails);
+    auto [it, fresh] = known.try_emplace({target.command(), kind, op}, false);
+    if (fresh) it->second = misfuses(op, fails, passes);
     return it->second;
   });
 }
@@ -1433,22 +1438,20 @@ bool copy_fails(const Program& p, const Test& fails, const std::string& engine) 
   return false;
 }
 
-// Whether an engine gets a value wrong when one expression reads it at two indices, though it
-// reads it right at each: a buffer compared with its flip fails where the flip alone and a
-// compare of two buffers pass. Such an engine (one that remembers a lowered value by its node
-// and not by its index) fails at whichever op of a program reads a value twice (a pad of a
-// flip, a stack of a value and its shrink, an add of a reshape and its permute), so each op
-// would name it otherwise. Asked once per engine (`engine` names it).
+// Whether an engine fails read_twice_probe as one that remembers a value by its node does. It
+// fails at whichever op of a program reads a value twice (a pad of a flip, a stack of a value
+// and its shrink, an add of a reshape and its permute), so each op would name it otherwise.
+// Asked once per engine (`engine` names it).
 bool read_twice_fails(const Test& fails, const std::string& engine) {
   static std::map<std::string, bool> asked;
   auto [at, fresh] = asked.try_emplace(engine, false);
   if (!fresh) return at->second;
-  auto fails_text = [&](const std::string& body) {
-    return fails(parse_program("%x = buffer 6 dtype=i32 slot=0\n" + body, "twice.uir"));
+  auto fails_text = [&](const std::string& text) {
+    return fails(parse_program(text, "twice.uir"));
   };
-  return at->second = fails_text("%f = flip %x axes=[0]\n%v = cmpne %x %f\n") &&
-                      !fails_text("%v = flip %x axes=[0]\n") &&
-                      !fails_text("%y = buffer 6 dtype=i32 slot=1\n%v = cmpne %x %y\n");
+  const ReadTwiceProbe& probe = read_twice_probe();
+  return at->second = fails_text(probe.twice) && !fails_text(probe.flip_alone) &&
+                      !fails_text(probe.compare_alone);
 }
 
 // The name of op in a target signature: an engine's mod is its floor division's remainder,
@@ -1698,6 +1701,10 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
     if (kind != "value") return std::nullopt;
     std::optional<WrongArithmetic> wrong = wrong_arithmetic(target.command(), fails_under({}));
     if (!wrong) return std::nullopt;
+    // The probes read stacks of literals, which an engine may write as selects: a select it
+    // writes wrong into its readers fails them all, and is what every program shows.
+    if (std::optional<Op> op = target_misfused_op({Op::Where}, target, kind, fails_under({})))
+      return prefix + "render_" + std::string(op_name(*op));
     if (witness)
       if (std::optional<Failure> shown = check_target(wrong->witness, target)) *witness = *shown;
     std::string name = prefix + op_family(wrong->first);
@@ -1728,8 +1735,8 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   // the cause, whichever reader showed it, and whether the failure needed the ops fused or
   // showed at an op that reads a value the engine wrote as an expression (a stack of literals).
   if (at->fused || is_alu(at->op))
-    if (std::optional<Op> op = target_misfused_op(at->fused ? at->ops : std::vector{at->op},
-                                                  target.command(), kind, fails_under({})))
+    if (std::optional<Op> op = target_misfused_op(at->fused ? at->ops : std::vector{at->op}, target,
+                                                  kind, fails_under({})))
       return prefix + "render_" + std::string(op_name(*op));
   if (kind == "value") at->op = own_rule_op(*at, on_probes);
   return prefix + op_family(at->op);

@@ -39,6 +39,23 @@ std::string target_signature_of(const std::string& plant, const std::string& tex
   return signature_through(target, text);
 }
 
+// A program, the plant of the engine it goes through, and the signature its failure has there.
+struct ThroughPlanted {
+  const char* plant;
+  const char* text;
+  const char* signature;
+};
+
+void expect_target_signatures(std::initializer_list<ThroughPlanted> cases) {
+  for (const ThroughPlanted& c : cases) {
+    Target target = planted_engine(c.plant);
+    Program p = parse_program(c.text, "t.uir");
+    std::optional<Failure> f = check_target(p, target);
+    ASSERT_TRUE(f) << c.plant << "\n" << c.text;
+    EXPECT_EQ(target_signature(*f, p, target), c.signature) << c.plant << "\n" << c.text;
+  }
+}
+
 class Planted : public ::testing::Test {
  protected:
   void TearDown() override { set_plant(Plant::None); }
@@ -702,72 +719,64 @@ TEST_F(Planted, AStrayIndexThroughASizeOneAxisIsCaught) {
 // A failure of an external engine is named by the op that fails when the engine computes it
 // alone, not by the ops of the output where it showed.
 TEST(TargetSignature, LocalizesThroughTheTarget) {
-  struct Case {
-    const char* plant;
-    const char* text;
-    const char* signature;
-  };
-  for (const Case& c : {
-           Case{"stack_order_reversed",
-                "%s = stack 1 2 3\n%c = cast %s dtype=f32\n%d = add %c 1.5\n", "target-stack"},
-           // a reshape keeping the rank read as a no-op: alone on a reshaped buffer it reads the
-           // right flat elements, on varied literals in nested stacks it does not
-           Case{"reshape_same_rank_noop",
-                "%x = buffer 1 dtype=i32\n%s = stack %x %x %x\n%v = reshape %s shape=[1 3]\n",
-                "target-reshape"},
-           // a truncating idiv and a truncating mod are one way of dividing
-           Case{"floordiv_truncates", "%x = stack -5 3\n%y = idiv %x 2\n", "target-division"},
-           Case{"floordiv_truncates", "%x = stack -5 3\n%y = mod %x 7\n", "target-division"},
-           // no node fails alone: the engine's fused index arithmetic divides a negative
-           // number, and its division fails alone on such numbers
-           Case{"floordiv_truncates",
-                "%x = buffer 4 dtype=i32\n%m = reshape %x shape=[2 2]\n"
-                "%t = permute %m order=[1 0]\n%f = reshape %t shape=[4]\n%v = flip %f axes=[0]\n",
-                "target-division"},
-           // an == decided by touching intervals, and the != that negates it, are one test
-           Case{"equal_bounds_touching", "%a = stack 0 1\n%c = cmpeq %a 1\n", "target-equality"},
-           Case{"equal_bounds_touching", "%a = stack 0 1\n%c = cmpne %a 1\n", "target-equality"},
-           // a max or min wrong only on a NaN or a -0, which fresh and varied inputs never hold:
-           // found alone on its operands' own values; in a reduce, by its fold's steps
-           Case{"minmax_reversed",
-                "%x = stack 0.0 nan 1.5\n%y = expand 0.0 shape=[3]\n%s = stage %x\n"
-                "%m = max %s %y\n",
-                "target-minmax"},
-           Case{"minmax_reversed",
-                "%x = buffer 12\n%m = reshape %x shape=[6 2]\n%y = expand -0.0 shape=[6 2]\n"
-                "%z = stage %y\n%n = min %m %z\n%r = mul %n 2.0\n",
-                "target-minmax"},
-           Case{"minmax_reversed",
-                "%x = stack 0.0 0.0 1.0 -1.0 nan nan\n%m = reshape %x shape=[3 2]\n"
-                "%s = stage %m\n%r = reduce %s op=max\n",
-                "target-minmax"},
-           // a wrong interval of mul, which a flip's index and a sub's overflow decision trust:
-           // the flip fails alone only on literals, whose select its index decides (in memory
-           // it reads right), the sub only on values the engine knows; both are the interval's
-           Case{"mul_interval_two_corners", "%t0 = stack 7 0\n%v6 = flip %t0 axes=[0]\n",
-                "target-interval_mul"},
-           Case{"mul_interval_two_corners", "%t0 = stack 3 0\n%v = sub -2147483648 %t0\n",
-                "target-interval_mul"},
-           // an assert that fails only in the target is a value that differs
-           Case{"pad_swap_sides",
-                "%x = stack 1.0 2.0 3.0\n%p = pad %x pads=[1 0]\n%w = stack 0.0 1.0 2.0 3.0\n"
-                "%ok = assert %p %w\n",
-                "target-pad"},
-           Case{"pad_swap_sides",
-                "%x = buffer 6\n%m = reshape %x shape=[2 3]\n%p = pad %m pads=[0 0 1 2]\n"
-                "%t = permute %p order=[1 0]\n%y = mul %t 2.0\n",
-                "target-pad"},
-           // an engine that prints an f32 with six digits gets every op's value wrong; it
-           // cannot echo the values as literals either (each op was named: sqrt, recip, ...)
-           Case{"print_f32_short", "%x = stack 2.0 3.0\n%s = sqrt %x\n", "target-const"},
-           Case{"print_f32_short", "%x = stack 3.0 7.0\n%r = recip %x\n", "target-const"},
-       }) {
-    Target target = planted_engine(c.plant);
-    Program p = parse_program(c.text, "t.uir");
-    std::optional<Failure> f = check_target(p, target);
-    ASSERT_TRUE(f) << c.text;
-    EXPECT_EQ(target_signature(*f, p, target), c.signature) << c.text;
-  }
+  expect_target_signatures({
+      ThroughPlanted{"stack_order_reversed",
+                     "%s = stack 1 2 3\n%c = cast %s dtype=f32\n%d = add %c 1.5\n", "target-stack"},
+      // a reshape keeping the rank read as a no-op: alone on a reshaped buffer it reads the
+      // right flat elements, on varied literals in nested stacks it does not
+      ThroughPlanted{"reshape_same_rank_noop",
+                     "%x = buffer 1 dtype=i32\n%s = stack %x %x %x\n%v = reshape %s shape=[1 3]\n",
+                     "target-reshape"},
+      // a truncating idiv and a truncating mod are one way of dividing
+      ThroughPlanted{"floordiv_truncates", "%x = stack -5 3\n%y = idiv %x 2\n", "target-division"},
+      ThroughPlanted{"floordiv_truncates", "%x = stack -5 3\n%y = mod %x 7\n", "target-division"},
+      // no node fails alone: the engine's fused index arithmetic divides a negative
+      // number, and its division fails alone on such numbers
+      ThroughPlanted{
+          "floordiv_truncates",
+          "%x = buffer 4 dtype=i32\n%m = reshape %x shape=[2 2]\n"
+          "%t = permute %m order=[1 0]\n%f = reshape %t shape=[4]\n%v = flip %f axes=[0]\n",
+          "target-division"},
+      // an == decided by touching intervals, and the != that negates it, are one test
+      ThroughPlanted{"equal_bounds_touching", "%a = stack 0 1\n%c = cmpeq %a 1\n",
+                     "target-equality"},
+      ThroughPlanted{"equal_bounds_touching", "%a = stack 0 1\n%c = cmpne %a 1\n",
+                     "target-equality"},
+      // a max or min wrong only on a NaN or a -0, which fresh and varied inputs never hold:
+      // found alone on its operands' own values; in a reduce, by its fold's steps
+      ThroughPlanted{"minmax_reversed",
+                     "%x = stack 0.0 nan 1.5\n%y = expand 0.0 shape=[3]\n%s = stage %x\n"
+                     "%m = max %s %y\n",
+                     "target-minmax"},
+      ThroughPlanted{"minmax_reversed",
+                     "%x = buffer 12\n%m = reshape %x shape=[6 2]\n%y = expand -0.0 shape=[6 2]\n"
+                     "%z = stage %y\n%n = min %m %z\n%r = mul %n 2.0\n",
+                     "target-minmax"},
+      ThroughPlanted{"minmax_reversed",
+                     "%x = stack 0.0 0.0 1.0 -1.0 nan nan\n%m = reshape %x shape=[3 2]\n"
+                     "%s = stage %m\n%r = reduce %s op=max\n",
+                     "target-minmax"},
+      // a wrong interval of mul, which a flip's index and a sub's overflow decision trust:
+      // the flip fails alone only on literals, whose select its index decides (in memory
+      // it reads right), the sub only on values the engine knows; both are the interval's
+      ThroughPlanted{"mul_interval_two_corners", "%t0 = stack 7 0\n%v6 = flip %t0 axes=[0]\n",
+                     "target-interval_mul"},
+      ThroughPlanted{"mul_interval_two_corners", "%t0 = stack 3 0\n%v = sub -2147483648 %t0\n",
+                     "target-interval_mul"},
+      // an assert that fails only in the target is a value that differs
+      ThroughPlanted{"pad_swap_sides",
+                     "%x = stack 1.0 2.0 3.0\n%p = pad %x pads=[1 0]\n%w = stack 0.0 1.0 2.0 3.0\n"
+                     "%ok = assert %p %w\n",
+                     "target-pad"},
+      ThroughPlanted{"pad_swap_sides",
+                     "%x = buffer 6\n%m = reshape %x shape=[2 3]\n%p = pad %m pads=[0 0 1 2]\n"
+                     "%t = permute %p order=[1 0]\n%y = mul %t 2.0\n",
+                     "target-pad"},
+      // an engine that prints an f32 with six digits gets every op's value wrong; it
+      // cannot echo the values as literals either (each op was named: sqrt, recip, ...)
+      ThroughPlanted{"print_f32_short", "%x = stack 2.0 3.0\n%s = sqrt %x\n", "target-const"},
+      ThroughPlanted{"print_f32_short", "%x = stack 3.0 7.0\n%r = recip %x\n", "target-const"},
+  });
 }
 
 // A failure at one output of several is looked for under that output: the right outputs cost
@@ -923,15 +932,23 @@ TEST(TargetSignature, AFusedPairIsNamedByThePairThatFails) {
 
 // An engine that writes a binary op's value into its reader without parentheses fails in no
 // op alone, and showed as whichever reader a program held (a cmpne, a not, a mul of a stack of
-// literals): each program is named by the first op in the language's order whose
-// fused probes fail where the staged and lone forms do not.
+// literals): each program is named by the first op in the language's order whose fused probes
+// fail where the staged and lone forms do not. One that writes a select so showed as cmplt:
+// the engine's arithmetic probes read stacks of literals, which it writes as selects.
 TEST(TargetSignature, AnOpWrittenWrongIntoItsReadersIsNamedByThatOp) {
-  Target target = planted_engine("binary_unparenthesized");
-  for (const char* text : {"%t0 = buffer 1 dtype=bool slot=0\n%t1 = and %t0 %t0\n"
-                           "%v = cmpne true %t1\n",
-                           "%t0 = buffer 1 dtype=f32 slot=0\n%t1 = cmplt %t0 %t0\n%v = not %t1\n",
-                           "%t0 = stack -3.0 0.0\n%t1 = sub %t0 0.0\n%v = mul %t1 0.0\n"})
-    EXPECT_EQ(signature_through(target, text), "target-render_add") << text;
+  expect_target_signatures({
+      ThroughPlanted{"binary_unparenthesized",
+                     "%t0 = buffer 1 dtype=bool slot=0\n%t1 = and %t0 %t0\n%v = cmpne true %t1\n",
+                     "target-render_add"},
+      ThroughPlanted{"binary_unparenthesized",
+                     "%t0 = buffer 1 dtype=f32 slot=0\n%t1 = cmplt %t0 %t0\n%v = not %t1\n",
+                     "target-render_add"},
+      ThroughPlanted{"binary_unparenthesized",
+                     "%t0 = stack -3.0 0.0\n%t1 = sub %t0 0.0\n%v = mul %t1 0.0\n",
+                     "target-render_add"},
+      ThroughPlanted{"where_unparenthesized", "%t0 = stack -2147483648 0\n%v = cmplt %t0 0\n",
+                     "target-render_where"},
+  });
 }
 
 // An engine that remembers a lowered value by its node alone fails at whichever op reads a
