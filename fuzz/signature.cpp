@@ -1734,10 +1734,15 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   // As render_name for uopc's own engine: an op the engine writes wrong into its readers is
   // the cause, whichever reader showed it, and whether the failure needed the ops fused or
   // showed at an op that reads a value the engine wrote as an expression (a stack of literals).
-  if (at->fused || is_alu(at->op))
-    if (std::optional<Op> op = target_misfused_op(at->fused ? at->ops : std::vector{at->op}, target,
-                                                  kind, fails_under({})))
+  // A stack's and a pad's select is a where in any lowering, read by the op that showed it (a
+  // reduce's fold of a stack).
+  if (at->fused || is_alu(at->op)) {
+    std::vector<Op> ops = at->fused ? at->ops : std::vector{at->op};
+    for (const UOp* n : topo_order(p.roots()))
+      if (n->op == Op::Stack || n->op == Op::Pad) ops.push_back(Op::Where);
+    if (std::optional<Op> op = target_misfused_op(ops, target, kind, fails_under({})))
       return prefix + "render_" + std::string(op_name(*op));
+  }
   if (kind == "value") at->op = own_rule_op(*at, on_probes);
   return prefix + op_family(at->op);
 }
