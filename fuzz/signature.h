@@ -16,6 +16,10 @@
 // - an engine that cannot copy an input buffer of one of p's dtypes in a kernel of its own,
 //   nothing computed: it hands its kernels the wrong data, which every op that reads memory
 //   shows ("engines-buffer", as when a bare input fails in localizing);
+// - an engine that fails read_twice_probe (fuzz/probes.h), a buffer compared with its flip,
+//   where the flip alone and a compare of two buffers pass: it remembers a value by its node
+//   and not by its index, which every op that reads a value twice in one kernel shows
+//   ("engines-read_twice"; "target-read_twice" through an external engine);
 // - a pad or a flip the interpreter computes otherwise than its composite (ir/composite.h) on
 //   probes: "composites-pad" (pad first: an i32 flip's composite is built from pads), or
 //   "engines-pad" when the compiled engine disagrees with the interpreter there too (the
@@ -93,7 +97,9 @@ std::string failure_signature(const Failure& f, const Program& p, Backend& backe
 // ops fused, or shows at an elementwise op, when an op of the failing value fails in its fused
 // probes (fused_probes) where it passes staged and alone, is the first such op in the
 // language's order: "target-render_add" for an engine that writes every binary op's value
-// into its reader without parentheses, whichever reader showed it; in an engine whose
+// into its reader without parentheses, whichever reader showed it (a where's probes are asked
+// too when p holds a stack or a pad, whose select it is, and when the arithmetic probes fail,
+// as they read stacks: "target-render_where"); in an engine whose
 // checker narrows an op's interval, it is that interval's ("target-interval_max"), and so is a
 // failure a node shows alone only on literals it is not handed in memory. `witness`, when
 // given, is set to a failure that shows the cause in a program holding the op it names, when
