@@ -121,11 +121,14 @@ class ExprGen {
         return alu(Op::Sub, {any(depth - 1), any(depth - 1)});
       case 3:
         return alu(Op::Mul, {any(depth - 1), c_.coin() ? any(depth - 1) : lit(constant())});
-      case 4:
-        return alu(c_.coin() ? Op::Idiv : Op::Mod,
-                   {any(depth - 1), c_.coin() ? any(depth - 1) : lit(divisor())});
-      case 5:
-        return alu(c_.coin() ? Op::Max : Op::Min, {any(depth - 1), any(depth - 1)});
+      case 4: {
+        Op op = c_.coin() ? Op::Idiv : Op::Mod;
+        return alu(op, {any(depth - 1), c_.coin() ? any(depth - 1) : lit(divisor())});
+      }
+      case 5: {
+        Op op = c_.coin() ? Op::Max : Op::Min;
+        return alu(op, {any(depth - 1), any(depth - 1)});
+      }
       case 6: {
         UOpRef a = any(depth - 1), b = any(depth - 1);
         Op cmp = c_.pick(std::vector<Op>{Op::Cmplt, Op::Cmpeq, Op::Cmpne});
@@ -206,7 +209,8 @@ class ExprGen {
     int64_t a = divisor(), b = divisor();
     if (c_.coin() && a != 0) b = a * c_.range(-2, 4);
     if (c_.coin() && b != 0) a = b * c_.range(-2, 4);
-    UOpRef inner = alu(c_.coin() ? Op::Idiv : Op::Mod, {any(depth - 1), lit(a)});
+    Op inner_op = c_.coin() ? Op::Idiv : Op::Mod;
+    UOpRef inner = alu(inner_op, {any(depth - 1), lit(a)});
     return alu(c_.coin() ? Op::Idiv : Op::Mod, {inner, lit(b)});
   }
 

@@ -250,7 +250,8 @@ class Generator {
   // A rank-0 i32 value in [0, c - 1] that only interval analysis knows is in range.
   UOpRef computed_offset(int64_t c) {
     if (c <= 1 || c_.coin()) return i32(c <= 1 ? 0 : c_.range(0, c - 1));
-    UOpRef data = index(buffer(4, DType::I32, 1000 + c_.range(0, 3)), {i32(c_.range(0, 3))});
+    UOpRef table = buffer(4, DType::I32, 1000 + c_.range(0, 3));
+    UOpRef data = index(table, {i32(c_.range(0, 3))});
     switch (c_.range(0, 2)) {
       case 0:
         return alu(Op::Mod, {data, i32(c)});
@@ -430,8 +431,11 @@ class Generator {
         return cast(a, dtype());
       case 2:
         return pad(a, {1, 0, 0, 1}, edge_value(d, c_.range(0, 8)));
-      case 3:
-        return reduce(alu(c_.coin() ? Op::Max : Op::Min, {a, b}), fold_for(d), c_.range(1, 2));
+      case 3: {
+        UOpRef both = alu(c_.coin() ? Op::Max : Op::Min, {a, b});
+        Op fold = fold_for(d);
+        return reduce(both, fold, c_.range(1, 2));
+      }
       default:
         break;
     }
@@ -528,7 +532,10 @@ class Generator {
     if (ops.empty()) return nullptr;
     Op op = c_.pick(ops);
     UOpRef other = c_.coin() ? partner(x) : nullptr;
-    if (!other) other = literal(value(x->dtype, c_.range(-3, 40)));
+    if (!other) {
+      int64_t k = c_.range(-3, 40);
+      other = literal(value(x->dtype, k));
+    }
     // A literal written as `expand 3 shape=[]` is a node of its own, not the bare literal: the
     // printer and the lowering must keep the two apart.
     if (x->rank() == 0 && other->op == Op::Const && c_.one_in(4)) other = expand(other, {});
