@@ -532,10 +532,7 @@ class Generator {
     if (ops.empty()) return nullptr;
     Op op = c_.pick(ops);
     UOpRef other = c_.coin() ? partner(x) : nullptr;
-    if (!other) {
-      int64_t k = c_.range(-3, 40);
-      other = literal(value(x->dtype, k));
-    }
+    if (!other) other = literal(value(x->dtype, c_.range(-3, 40)));
     // A literal written as `expand 3 shape=[]` is a node of its own, not the bare literal: the
     // printer and the lowering must keep the two apart.
     if (x->rank() == 0 && other->op == Op::Const && c_.one_in(4)) other = expand(other, {});
