@@ -841,6 +841,10 @@ class Builder {
 }  // namespace
 
 Program parse_program(std::string_view text, const std::string& file) {
+  // Editors on Windows may start a UTF-8 file with a byte order mark; it is not program text.
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark)
+    text.remove_prefix(kByteOrderMark.size());
   Program p;
   p.file = file;
   Builder builder(p);

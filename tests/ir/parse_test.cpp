@@ -80,6 +80,16 @@ TEST(Parse, CommentsBlankLinesAndCrlf) {
   EXPECT_EQ(parse_error("%a = stack 1\r\n%b = nope %a\r\n"), "t.uir:2:6: error: unknown op 'nope'");
 }
 
+// A byte order mark is skipped at the start of a file, with columns counted after it, and is
+// an error anywhere else.
+TEST(Parse, AByteOrderMarkStartsAFile) {
+  const char* bom = "\xEF\xBB\xBF# saved by Notepad\r\n%a = stack 1 2\r\n%b = neg %a\r\n";
+  EXPECT_TRUE(same_graph(parse(bom), parse("%a = stack 1 2\n%b = neg %a\n")));
+  EXPECT_EQ(parse_error("\xEF\xBB\xBF%a = nope"), "t.uir:1:6: error: unknown op 'nope'");
+  EXPECT_EQ(parse_error("%a = stack 1\n\xEF\xBB\xBF%b = neg %a"),
+            "t.uir:2:1: error: unexpected byte 0xef");
+}
+
 TEST(Parse, NoTrailingNewlineAndEmptyProgram) {
   EXPECT_EQ(parse("%a = stack 1").statements.size(), 1u);
   EXPECT_EQ(parse("").statements.size(), 0u);
