@@ -860,13 +860,16 @@ bool own_engine_fails_on_probes(const std::string& family, Op op, Backend& backe
 void with_rules_aside(const std::vector<std::string>& rules, size_t k,
                       const std::function<void()>& then);
 
+// `fails` on a probe written as text.
+bool fails_on_text(const Test& fails, const std::string& text) {
+  return fails(parse_program(text, "probe.uir"));
+}
+
 // Whether `fails` (an engine under the failure's kind) holds for a fused probe of op that it
 // does not hold for in the probe's staged and lone forms; `passes` says the engine computes a
 // program right.
 bool misfuses(Op op, const Test& fails, const Test& passes) {
-  auto fails_text = [&](const std::string& text) {
-    return fails(parse_program(text, "probe.uir"));
-  };
+  auto fails_text = [&](const std::string& text) { return fails_on_text(fails, text); };
   // Most ops are written right: all their fused forms at once cost an engine one run.
   std::vector<FusedProbe> probes = fused_probes(op);
   if (probes.empty() || passes(fused_together(probes))) return false;
@@ -956,9 +959,10 @@ std::optional<Op> first_misfused(const std::vector<Op>& ops,
   return std::nullopt;
 }
 
-// The signature of an op the renderer writes wrong into its readers: "engines-render_where".
-std::string render_name(Op op) {
-  return "engines-render_" + std::string(op_name(op));
+// The signature of an op an engine writes wrong into its readers: "engines-render_where",
+// "target-render_add".
+std::string render_name(const std::string& prefix, Op op) {
+  return prefix + "render_" + std::string(op_name(op));
 }
 
 // The first elementwise op of p or of its kernels that uopc's engine writes wrong into its
@@ -1446,9 +1450,7 @@ bool read_twice_fails(const Test& fails, const std::string& engine) {
   static std::map<std::string, bool> asked;
   auto [at, fresh] = asked.try_emplace(engine, false);
   if (!fresh) return at->second;
-  auto fails_text = [&](const std::string& text) {
-    return fails(parse_program(text, "twice.uir"));
-  };
+  auto fails_text = [&](const std::string& text) { return fails_on_text(fails, text); };
   const ReadTwiceProbe& probe = read_twice_probe();
   return at->second = fails_text(probe.twice) && !fails_text(probe.flip_alone) &&
                       !fails_text(probe.compare_alone);
@@ -1704,7 +1706,7 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
     // The probes read stacks of literals, which an engine may write as selects: a select it
     // writes wrong into its readers fails them all, and is what every program shows.
     if (std::optional<Op> op = target_misfused_op({Op::Where}, target, kind, fails_under({})))
-      return prefix + "render_" + std::string(op_name(*op));
+      return render_name(prefix, *op);
     if (witness)
       if (std::optional<Failure> shown = check_target(wrong->witness, target)) *witness = *shown;
     std::string name = prefix + op_family(wrong->first);
@@ -1731,17 +1733,19 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   if (!at) return by_outputs(f, p);
   if (at->fused || indexes(at->op))
     if (std::optional<std::string> name = arithmetic()) return *name;
-  // As render_name for uopc's own engine: an op the engine writes wrong into its readers is
+  // As misfused_op for uopc's own engine: an op the engine writes wrong into its readers is
   // the cause, whichever reader showed it, and whether the failure needed the ops fused or
   // showed at an op that reads a value the engine wrote as an expression (a stack of literals).
   // A stack's and a pad's select is a where in any lowering, read by the op that showed it (a
   // reduce's fold of a stack).
   if (at->fused || is_alu(at->op)) {
     std::vector<Op> ops = at->fused ? at->ops : std::vector{at->op};
-    for (const UOp* n : topo_order(p.roots()))
-      if (n->op == Op::Stack || n->op == Op::Pad) ops.push_back(Op::Where);
+    std::vector<const UOp*> nodes = topo_order(p.roots());
+    if (std::any_of(nodes.begin(), nodes.end(),
+                    [](const UOp* n) { return n->op == Op::Stack || n->op == Op::Pad; }))
+      ops.push_back(Op::Where);
     if (std::optional<Op> op = target_misfused_op(ops, target, kind, fails_under({})))
-      return prefix + "render_" + std::string(op_name(*op));
+      return render_name(prefix, *op);
   }
   if (kind == "value") at->op = own_rule_op(*at, on_probes);
   return prefix + op_family(at->op);
@@ -1999,11 +2003,9 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
     return g && oracle_family(g->oracle) == family;
   };
   // (uopc's engine is the same one whichever backend compiles it; the plant changes it)
-  if (family == "engines" &&
-      copy_fails(p, copy_fails_here, "uopc " + std::string(plant_name(active_plant()))))
-    return "engines-buffer";
-  if (family == "engines" &&
-      read_twice_fails(copy_fails_here, "uopc " + std::string(plant_name(active_plant()))))
+  std::string this_engine = "uopc " + std::string(plant_name(active_plant()));
+  if (family == "engines" && copy_fails(p, copy_fails_here, this_engine)) return "engines-buffer";
+  if (family == "engines" && read_twice_fails(copy_fails_here, this_engine))
     return "engines-read_twice";
   if (std::optional<std::string> cause = composite_cause(f, backend)) return *cause;
   // An internal error is named by where it was raised, as a crash is by its site: a pass whose
@@ -2019,7 +2021,7 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
     // An op written wrong into its readers' expressions is the renderer's way of writing it,
     // whichever reader showed the wrong C: a compare whose bool is neither 0 nor 1, an i32
     // outside its reader's interval, an overflow, a rule that rewrote the reader.
-    if (std::optional<Op> op = misfused_op(p, backend, least)) return render_name(*op);
+    if (std::optional<Op> op = misfused_op(p, backend, least)) return render_name("engines-", *op);
     if (auto cause = kernel_interval_cause(p, backend, least)) return *cause;
     std::vector<RewriteStep> steps = failing_steps(family, p, backend, least);
     if (auto cause = rewritten_interval_cause(steps)) return *cause;
