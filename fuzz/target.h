@@ -34,9 +34,9 @@ struct TargetAnswer {
   std::string err_tail;  // the last lines of its stderr for the program
 };
 
-// Throws UserError when the engine cannot be started at all: run on a one-literal program, the
-// shell answers 126 (not executable) or 127 (not found). Every program would fail that way,
-// and none of those failures would be the engine's.
+// Throws UserError when the engine cannot be started at all: run on a one-literal program, it
+// answers 126 (not executable) or 127 (not found), as the shell would. Every program would fail
+// that way, and none of those failures would be the engine's.
 void require_engine_starts(Target& target);
 
 // "exited 3", "killed by signal 11 (SEGV)", "ran past the 10 s time limit".

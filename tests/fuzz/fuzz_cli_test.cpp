@@ -15,6 +15,7 @@
 #include "compiler/backend.h"
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
+#include "fuzz/target.h"
 #include "ir/parse.h"
 #include "ir/plant.h"
 #include "tests/fuzz/found_programs.h"
@@ -653,6 +654,26 @@ TEST(FuzzTarget, AnEngineThatCannotStartIsAUserError) {
     auto c = run_uopc(command);
     EXPECT_EQ(c.exit_code, 2) << command << "\n" << c.out << c.err;
     EXPECT_NE(c.err.find("cannot be started (exit 12"), std::string::npos) << command << c.err;
+  }
+  auto missing = run_uopc("fuzz --check " + in + " --target '/nonexistent/engine --run'");
+  EXPECT_NE(missing.err.find("(exit 127: /nonexistent/engine: not found)"), std::string::npos)
+      << missing.err;
+}
+
+// A command of plain words runs without a shell; one with shell syntax (an assignment, a
+// redirection, quotes) runs through sh, as written.
+TEST(TargetProtocol, ACommandWithShellSyntaxRunsThroughTheShell) {
+  std::string file = ::testing::TempDir() + "/shell-syntax.uir";
+  std::ofstream(file) << "%x = buffer 6 dtype=i32\n%v = reshape %x shape=[2 3]\n";
+  std::string run = std::string(UOPC_BINARY_PATH) + " run --backend tcc";
+  for (const std::string& command :
+       {run, "UOPC_PRINT_LIMIT=0 " + run, "UOPC_PRINT_LIMIT='0' " + run, run + " 2>/dev/null",
+        "'" + std::string(UOPC_BINARY_PATH) + "' run --backend tcc"}) {
+    auto c = testing::run_uopc("fuzz --check " + file + " --target " + shell_quote(command));
+    EXPECT_EQ(c.exit_code, 0) << command << "\n" << c.out << c.err;
+    auto wrong = testing::run_uopc("fuzz --check " + file + " --target " +
+                                   shell_quote(command + " --plant reshape_column_major"));
+    EXPECT_EQ(wrong.exit_code, 1) << command << "\n" << wrong.out << wrong.err;
   }
 }
 
