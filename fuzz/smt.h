@@ -50,7 +50,9 @@ class Smt {
   // the same bits, or both NaN.
   Verdict equal(const UOpRef& a, const UOpRef& b);
   // equal(a, b), and the value of each lies in its own bounds: the symbolic oracle's claim
-  // about an expression and its simplification, as one query.
+  // about an expression and its simplification, as one query. Under a time limit of 100 ms or
+  // more the bounds are first shown one op at a time (each op's value within its bounds when
+  // its sources' are within theirs), and then only equal(a, b) is asked.
   Verdict equal_and_bounded(const UOpRef& a, const UOpRef& b);
   // Every value of the i32 (or bool, as 0 and 1) expression e lies in `claimed`.
   Verdict within(const UOpRef& e, const Interval& claimed);

@@ -16,6 +16,7 @@
 #include "fuzz/gen.h"
 #include "fuzz/oracles.h"
 #include "fuzz/signature.h"
+#include "fuzz/smt.h"
 #include "interp/interp.h"
 #include "ir/build.h"
 #include "ir/error.h"
@@ -476,6 +477,25 @@ TEST(RewriteCause, AWrongFoldIsTheOpsSemantics) {
   UOpRef before = alu(Op::Mod, {i32_literal(-7), i32_literal(2)});  // floor mod: 1
   EXPECT_EQ(rewrite_cause({"fold_constants", before, i32_literal(-1)}), "semantics of mod");
   EXPECT_EQ(rewrite_cause({"fold_constants", before, i32_literal(1)}), "");
+}
+
+// A node whose bounds are narrower than its values is refuted under either time limit, as the
+// reader of such a node whose own step is right. Under a long limit (triage's) the bounds are
+// first shown one op at a time; the wrong step stops that, and the whole query decides.
+TEST(Smt, AValueOutsideItsBoundsIsRefutedUnderEveryTimeLimit) {
+  UOpRef x = var(9001, {0, 10}), y = var(9002, {0, 10});
+  // x + y reaches 20; its interval says 15
+  UOpRef narrow = make_uop(Op::Add, DType::I32, {}, {x, y}, {}, {}, Interval{0, 15});
+  UOpRef reader = alu(Op::Mul, {narrow, i32_literal(2)});  // [0, 30] from [0, 15]: right
+  UOpRef right = alu(Op::Sub, {x, y});
+  for (unsigned ms : {kSymbolicTimeoutMs, kTriageTimeoutMs}) {
+    Smt smt(ms);
+    EXPECT_TRUE(smt.equal_and_bounded(narrow, narrow).refuted()) << ms << " ms";
+    EXPECT_TRUE(smt.equal_and_bounded(reader, reader).refuted()) << ms << " ms";
+    EXPECT_TRUE(smt.equal_and_bounded(right, right).proved()) << ms << " ms";
+    EXPECT_TRUE(smt.equal_and_bounded(alu(Op::Add, {right, x}), alu(Op::Sub, {x, y})).refuted())
+        << ms << " ms";
+  }
 }
 
 }  // namespace
