@@ -155,9 +155,10 @@ pid_t spawn(const std::string& command, const PlainCommand* plain, int in, int o
       plain ? plain->words[0].c_str() : "/bin/sh", {}, {}, in, out, err, ::getpid(), {}, "", ""};
   for (std::string& e : entries) l.envp.push_back(e.data());
   l.envp.push_back(nullptr);
-  if (!plain) l.argv = {"sh", "-c", line.c_str()};
   if (plain)
     for (const std::string& w : plain->words) l.argv.push_back(w.c_str());
+  else
+    l.argv = {"sh", "-c", line.c_str()};
   l.argv.push_back(nullptr);
   l.not_found = std::string(l.file) + ": not found\n";
   l.not_executable = std::string(l.file) + ": cannot execute\n";
