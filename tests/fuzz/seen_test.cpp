@@ -11,20 +11,43 @@
 #include "fuzz/seen.h"
 #include "ir/plant.h"
 
-// Counts this binary's heap allocations, so a test can see that a call makes none.
+// Counts this binary's heap allocations, so a test can see that a call makes none. Every form
+// that a delete here may free is replaced: under ASan an unreplaced nothrow new (a stable
+// sort's scratch buffer) would be ASan's, and freeing it here a mismatch.
 namespace {
 std::atomic<long> g_allocations{0};
 }  // namespace
 
-void* operator new(size_t size) {
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size ? size : 1)) return p;
+  return std::malloc(size ? size : 1);
+}
+void* operator new(size_t size) {
+  if (void* p = operator new(size, std::nothrow)) return p;
   throw std::bad_alloc();
+}
+void* operator new[](size_t size, const std::nothrow_t&) noexcept {
+  return operator new(size, std::nothrow);
+}
+void* operator new[](size_t size) {
+  return operator new(size);
 }
 void operator delete(void* p) noexcept {
   std::free(p);
 }
 void operator delete(void* p, size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
   std::free(p);
 }
 
