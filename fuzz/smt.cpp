@@ -415,15 +415,15 @@ struct Smt::Impl {
   // reduce: the whole query decides then. True for a bool or f32 root, which has no bounds.
   bool bounded_by_steps(const UOpRef& root) {
     if (root->dtype != DType::I32) return true;  // only an i32 has bounds to leave
-    std::vector<const UOp*> todo{root.get()};
+    std::vector<const UOp*> work{root.get()};
     std::unordered_set<const UOp*> seen;
-    while (!todo.empty()) {
-      const UOp* n = todo.back();
-      todo.pop_back();
+    while (!work.empty()) {
+      const UOp* n = work.back();
+      work.pop_back();
       if (!seen.insert(n).second || is_leaf(*n) || n->op == Op::Const) continue;
       if (!is_alu(n->op)) return false;
       if (n->dtype == DType::I32 && !step_bounded(*n)) return false;
-      for (const UOpRef& src : n->src) todo.push_back(src.get());
+      for (const UOpRef& src : n->src) work.push_back(src.get());
     }
     return true;
   }
