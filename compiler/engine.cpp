@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "compiler/big_stack.h"
+#include "compiler/compile_memo.h"
 #include "compiler/render_c.h"
 #include "compiler/thread_pool.h"
 #include "ir/error.h"
@@ -71,8 +72,10 @@ bool shallow(const Program& p) {
   return nodes < 2000;
 }
 
-CompiledProgram compile_program(const Program& p, const RenderOptions& options,
-                                const OptsChoice& opts) {
+namespace {
+
+CompiledProgram compile_anew(const Program& p, const RenderOptions& options,
+                             const OptsChoice& opts) {
   return with_big_stack(
       [&] {
         CompiledProgram c{make_schedule(p, opts), "", options};
@@ -83,6 +86,16 @@ CompiledProgram compile_program(const Program& p, const RenderOptions& options,
         return c;
       },
       shallow(p));
+}
+
+}  // namespace
+
+CompiledProgram compile_program(const Program& p, const RenderOptions& options,
+                                const OptsChoice& opts) {
+  if (std::optional<CompiledProgram> c = recall_compile(p, options, opts)) return *c;
+  CompiledProgram c = compile_anew(p, options, opts);
+  keep_compile(p, options, opts, c);
+  return c;
 }
 
 InterpOptions matching(const CompiledProgram& c, InterpOptions options) {
@@ -140,7 +153,7 @@ Executable::Executable(const Program& p, const CompiledProgram& c, Backend& back
     : program_(p), compiled_(c), threads_(std::max(1, threads)) {
   check_stored_sizes(p, c, options.max_elements);
   refill(options);
-  module_ = backend.compile(c.source);
+  module_ = build_module(backend, c.source);
   for (const KernelSpec& k : c.schedule.kernels) kernels_.push_back(module_->get(k.name));
 }
 

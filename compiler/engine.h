@@ -28,6 +28,7 @@ struct CompiledProgram {
 // overflow; with
 // options.count_iterations, Executable::iterations() counts loop iterations.
 // `opts` decides each kernel's loops (compiler/opts.h).
+// Within a CompileMemo (compiler/compile_memo.h), the same compile again is the first one's.
 CompiledProgram compile_program(const Program& p, const RenderOptions& options = {},
                                 const OptsChoice& opts = {});
 
@@ -121,7 +122,7 @@ class Executable {
   const Program& program_;
   const CompiledProgram& compiled_;
   std::vector<std::vector<unsigned char>> buffers_;
-  std::unique_ptr<Module> module_;
+  std::shared_ptr<Module> module_;  // shared within a CompileMemo
   std::vector<KernelFn> kernels_;
   int threads_ = 1;
   Iterations iterations_;

@@ -24,6 +24,7 @@ namespace uopc {
 // The helpers and declarations `kernels` (rendered C) use, to put before them.
 std::string render_prelude(const std::string& kernels);
 
+// compile_program remembers compiles by every field (compiler/engine.cpp).
 struct RenderOptions {
   // Check every load and store offset against its buffer's size first: on a bad offset the
   // kernel writes {1, param, offset, size} into its status block and returns.

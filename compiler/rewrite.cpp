@@ -89,6 +89,10 @@ RewriteLog::~RewriteLog() {
   fired_log = outer_;
 }
 
+bool rewrites_logged() {
+  return fired_log != nullptr;
+}
+
 std::vector<RewriteStep> steps_of(const std::function<void()>& run) {
   std::vector<RewriteStep> fired;
   RewriteLog log(fired);

@@ -97,4 +97,7 @@ class RewriteLog {
 // The steps taken while `run` ran.
 std::vector<RewriteStep> steps_of(const std::function<void()>& run);
 
+// Whether a RewriteLog is alive on this thread.
+bool rewrites_logged();
+
 }  // namespace uopc

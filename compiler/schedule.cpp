@@ -15,11 +15,7 @@ class Scheduler {
  public:
   explicit Scheduler(const OptsChoice& opts) : opts_(opts) {}
 
-  Schedule run(const Program& p) {
-    std::vector<UOpRef> values;
-    for (const Statement* s : p.outputs()) values.push_back(s->node);
-    for (const Statement* s : p.asserts())
-      values.insert(values.end(), s->node->src.begin(), s->node->src.end());
+  Schedule run(const std::vector<UOpRef>& values) {
     // Stages first, sources before users, so a kernel only reads buffers already written.
     for (const UOp* n : topo_order(values))
       if (n->op == Op::Stage) kernel_for(n);
@@ -80,8 +76,16 @@ class Scheduler {
 
 }  // namespace
 
+std::vector<UOpRef> scheduled_values(const Program& p) {
+  std::vector<UOpRef> values;
+  for (const Statement* s : p.outputs()) values.push_back(s->node);
+  for (const Statement* s : p.asserts())
+    values.insert(values.end(), s->node->src.begin(), s->node->src.end());
+  return values;
+}
+
 Schedule make_schedule(const Program& p, const OptsChoice& opts) {
-  return Scheduler(opts).run(p);
+  return Scheduler(opts).run(scheduled_values(p));
 }
 
 }  // namespace uopc

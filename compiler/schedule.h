@@ -41,6 +41,10 @@ struct Schedule {
   std::unordered_map<const UOp*, Unroll> unrolled;
 };
 
+// The values a schedule computes into buffers, in order: each output, then each assert's
+// operands. A schedule depends on a program through these nodes alone.
+std::vector<UOpRef> scheduled_values(const Program& p);
+
 Schedule make_schedule(const Program& p, const OptsChoice& opts = {});
 
 }  // namespace uopc

@@ -408,6 +408,10 @@ WithoutRule::~WithoutRule() {
   active_rules = outer_;
 }
 
+bool rules_left_out() {
+  return active_rules != nullptr;
+}
+
 std::vector<std::string> symbolic_rule_names() {
   std::vector<std::string> names;
   for (const Rule& r : symbolic_rules().all())

@@ -55,6 +55,9 @@ class WithoutRule {
   const RuleSet* outer_;
 };
 
+// Whether a WithoutRule is alive on this thread.
+bool rules_left_out();
+
 // Each rule's name, once, in the order of symbolic_rules().
 std::vector<std::string> symbolic_rule_names();
 

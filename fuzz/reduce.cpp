@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "compiler/compile_memo.h"
 #include "fuzz/probes.h"
 #include "fuzz/signature.h"
 #include "interp/interp.h"
@@ -635,6 +636,7 @@ UOpRef as_literals(const UOp* n, int64_t max_elements) {
 
 Reduced reduce_program(const Program& p, const Interesting& interesting,
                        const ReduceProgress& progress, Probes probes, const Screen& screen) {
+  CompileMemo memo;  // a candidate is met again by several paths, and probed again
   return Reducer(interesting, progress, probes, screen).run(p);
 }
 

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "compiler/compile_memo.h"
 #include "compiler/engine.h"
 #include "compiler/symbolic.h"
 #include "fuzz/choices.h"
@@ -2080,6 +2081,7 @@ std::string shared_helper_rule(const std::string& signature) {
 std::string failure_signature(const Failure& f, const Program& p, Backend& backend,
                               const EngineConfig& config) {
   SymbolicBudget budget(kTriageTimeoutMs);
+  CompileMemo memo;  // the probes compile the same programs under several settings
   return shared_helper_rule(signature_named(f, p, backend, config));
 }
 

@@ -671,9 +671,11 @@ TEST(TargetProtocol, ACommandWithShellSyntaxRunsThroughTheShell) {
         "'" + std::string(UOPC_BINARY_PATH) + "' run --backend tcc"}) {
     auto c = testing::run_uopc("fuzz --check " + file + " --target " + shell_quote(command));
     EXPECT_EQ(c.exit_code, 0) << command << "\n" << c.out << c.err;
+    // The engine's own arguments reach it: one it refuses makes the check fail.
     auto wrong = testing::run_uopc("fuzz --check " + file + " --target " +
-                                   shell_quote(command + " --plant reshape_column_major"));
+                                   shell_quote(command + " --backend nosuch"));
     EXPECT_EQ(wrong.exit_code, 1) << command << "\n" << wrong.out << wrong.err;
+    EXPECT_NE(wrong.out.find("signature: target-exit2"), std::string::npos) << command << "\n" << wrong.out;
   }
 }
 

@@ -1,0 +1,56 @@
+// A scope in which the compiled engine does no work twice.
+//
+// The reducer and a failure's signature compile the same program again and again: a candidate
+// is checked, then its signature probes it under several settings, and one candidate is met by
+// several paths (three compiles in four while reducing a course case). While a CompileMemo is
+// alive on this thread, compile_program remembers its most recent results and Executable its
+// most recent modules, and the same program compiled or built again is the first one's. A
+// campaign, whose programs are all new, would only pay to keep them, so nothing is remembered
+// outside one.
+//
+// A compile depends on the nodes of the program's outputs and asserts, in order (nodes are
+// hash-consed, so these name the graph exactly), the render options, the kernel options and the
+// active plant; a build on the backend and the C source. An entry keeps its nodes alive, so no
+// other node can take their addresses. While a RewriteLog or a WithoutRule is alive, compiles
+// are made anew: one must see the rewrites happen, the other changes them. Built modules have
+// no state of their own (their only statics are constant tables), so one serves every user.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "compiler/backend.h"
+#include "compiler/engine.h"
+
+namespace uopc {
+
+class CompileMemo {
+ public:
+  // Uses the memo already alive on this thread, if there is one.
+  CompileMemo();
+  ~CompileMemo();
+  CompileMemo(const CompileMemo&) = delete;
+  CompileMemo& operator=(const CompileMemo&) = delete;
+
+  // How many compiles and builds the memo in use answered from what it remembered.
+  size_t hits() const;
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> own_;  // null when an outer memo is in use
+};
+
+// For compile_program: the remembered compile of p with these settings, or nullopt (always
+// when no memo is alive); and remembering c as that compile.
+std::optional<CompiledProgram> recall_compile(const Program& p, const RenderOptions& options,
+                                              const OptsChoice& opts);
+void keep_compile(const Program& p, const RenderOptions& options, const OptsChoice& opts,
+                  const CompiledProgram& c);
+
+// For Executable: backend.compile(source), or the module built for that source before.
+std::shared_ptr<Module> build_module(Backend& backend, const std::string& source);
+
+}  // namespace uopc

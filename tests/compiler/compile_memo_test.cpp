@@ -1,0 +1,135 @@
+// The compile memo (compiler/compile_memo.h): within one, the same compile or build again is
+// the first one's, and anything that changes a compile makes another.
+#include "compiler/compile_memo.h"
+
+#include <gtest/gtest.h>
+
+#include "compiler/rewrite.h"
+#include "compiler/symbolic.h"
+#include "interp/interp.h"
+#include "ir/parse.h"
+#include "ir/plant.h"
+
+namespace uopc {
+namespace {
+
+// tcc, counting its compiles.
+class CountingBackend : public Backend {
+ public:
+  std::unique_ptr<Module> compile(const std::string& source) override {
+    ++compiles;
+    return tcc_->compile(source);
+  }
+  int compiles = 0;
+
+ private:
+  std::unique_ptr<Backend> tcc_ = make_tcc_backend();
+};
+
+// A permute, a pad and a reduce: their rules and a plant change the C.
+Program program() {
+  return parse_program(
+      "%x = buffer 24 dtype=i32\n"
+      "%a = reshape %x shape=[2 3 4]\n"
+      "%t = permute %a order=[1 2 0]\n"
+      "%p = pad %t pads=[1 0 0 2 0 0]\n"
+      "%s = reduce %p op=add pop=1\n",
+      "memo.uir");
+}
+
+std::string first_output_difference(const Program& p, Backend& backend) {
+  InterpResult want = interpret(p, {});
+  InterpResult got = run_compiled(p, compile_program(p), backend, {});
+  return describe_difference(want.outputs.at(0).second, got.outputs.at(0).second);
+}
+
+TEST(CompileMemo, TheSameCompileAndBuildAgainAreTheFirstOnes) {
+  Program p = program();
+  CountingBackend backend;
+  CompileMemo memo;
+  std::string source = compile_program(p).source;
+  EXPECT_EQ(memo.hits(), 0u);
+  EXPECT_EQ(compile_program(program()).source, source);  // parsed again: the same nodes
+  EXPECT_EQ(memo.hits(), 1u);
+  EXPECT_EQ(first_output_difference(p, backend), "");
+  EXPECT_EQ(first_output_difference(p, backend), "");
+  EXPECT_EQ(backend.compiles, 1);
+}
+
+TEST(CompileMemo, OutsideOneNothingIsRemembered) {
+  Program p = program();
+  CountingBackend backend;
+  EXPECT_EQ(first_output_difference(p, backend), "");
+  EXPECT_EQ(first_output_difference(p, backend), "");
+  EXPECT_EQ(backend.compiles, 2);
+  {
+    CompileMemo memo;
+    compile_program(p);
+  }
+  CompileMemo later;
+  compile_program(p);
+  EXPECT_EQ(later.hits(), 0u) << "a memo outlived its scope";
+}
+
+TEST(CompileMemo, EverySettingTheOutputsAndThePlantMakeAnotherCompile) {
+  Program p = program();
+  CompileMemo memo;
+  std::string plain = compile_program(p).source;
+  std::vector<std::string> sources = {plain};
+  for (const RenderOptions& o :
+       {RenderOptions{.check_bounds = true}, RenderOptions{.count_iterations = true},
+        RenderOptions{.check_ub = true}, RenderOptions{.by_helper = {Op::Add}},
+        RenderOptions{.check_intervals = true}})
+    sources.push_back(compile_program(p, o).source);
+  sources.push_back(compile_program(p, {}, parse_opts_choice("auto", "opts")).source);
+  sources.push_back(compile_program(p, {}, parse_opts_choice("upcast=1:2", "opts")).source);
+  Program two = parse_program(
+      "%x = buffer 12 dtype=i32\n%a = reshape %x shape=[3 4]\n%b = neg %a\n%c = add %a %a\n",
+      "two.uir");
+  Program swapped = parse_program(
+      "%x = buffer 12 dtype=i32\n%a = reshape %x shape=[3 4]\n%c = add %a %a\n%b = neg %a\n",
+      "swapped.uir");
+  Program reshaped = parse_program(
+      "%x = buffer 12 dtype=i32\n%a = reshape %x shape=[4 3]\n%b = neg %a\n%c = add %a %a\n",
+      "reshaped.uir");
+  sources.push_back(compile_program(two).source);
+  sources.push_back(compile_program(swapped).source);
+  sources.push_back(compile_program(reshaped).source);
+  set_plant(Plant::PermuteInverse);
+  sources.push_back(compile_program(p).source);
+  set_plant(Plant::None);
+  EXPECT_EQ(memo.hits(), 0u);
+  for (size_t k = 0; k < sources.size(); ++k)
+    for (size_t j = 0; j < k; ++j) EXPECT_NE(sources[j], sources[k]) << j << " and " << k;
+  EXPECT_EQ(compile_program(p).source, plain);
+  EXPECT_EQ(memo.hits(), 1u);
+}
+
+TEST(CompileMemo, ACompileWhoseStepsAreLoggedOrWithARuleLeftOutIsMadeAnew) {
+  Program p = program();
+  CompileMemo memo;
+  compile_program(p);
+  std::vector<RewriteStep> steps = steps_of([&] { compile_program(p); });
+  EXPECT_FALSE(steps.empty()) << "a remembered compile hid its rewrites";
+  for (const std::string& rule : symbolic_rule_names()) {
+    WithoutRule aside(rule);
+    compile_program(p);
+  }
+  EXPECT_EQ(memo.hits(), 0u);
+}
+
+TEST(CompileMemo, AMemoWithinAnotherUsesIt) {
+  Program p = program();
+  CompileMemo outer;
+  compile_program(p);
+  {
+    CompileMemo inner;
+    compile_program(p);
+    EXPECT_EQ(inner.hits(), 1u);
+  }
+  compile_program(p);
+  EXPECT_EQ(outer.hits(), 2u);
+}
+
+}  // namespace
+}  // namespace uopc
