@@ -34,9 +34,7 @@ namespace {
 thread_local CompileMemo::State* t_memo = nullptr;
 
 CompileMemo::State* memo_for_compiles() {
-  // A compile that leaves out a rule differs; one whose steps are logged must take them.
-  if (rewrites_logged() || rules_left_out()) return nullptr;
-  return t_memo;
+  return rewrites_logged() ? nullptr : t_memo;  // a logged compile must take its steps
 }
 
 template <typename T>
@@ -52,7 +50,7 @@ std::string compile_key(const std::vector<UOpRef>& values, const RenderOptions& 
   for (bool flag : {o.check_bounds, o.count_iterations, o.check_ub, o.check_intervals})
     key += flag ? '1' : '0';
   for (Op op : o.by_helper) key += " " + std::string(op_name(op));
-  return key + " " + std::string(plant_name(active_plant()));
+  return key + " " + std::string(plant_name(active_plant())) + " " + rules_left_out();
 }
 
 }  // namespace

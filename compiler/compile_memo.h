@@ -9,11 +9,12 @@
 // outside one.
 //
 // A compile depends on the nodes of the program's outputs and asserts, in order (nodes are
-// hash-consed, so these name the graph exactly), the render options, the kernel options and the
-// active plant; a build on the backend and the C source. An entry keeps its nodes alive, so no
-// other node can take their addresses. While a RewriteLog or a WithoutRule is alive, compiles
-// are made anew: one must see the rewrites happen, the other changes them. Built modules have
-// no state of their own (their only statics are constant tables), so one serves every user.
+// hash-consed, so these name the graph exactly), the render options, the kernel options, the
+// active plant and the rules WithoutRules leave out; a build on the backend and the C source.
+// An entry keeps its nodes alive, so no other node can take their addresses. While a
+// RewriteLog is alive, compiles are made anew: it must see the rewrites happen. Built modules
+// have no state of their own (their only statics are constant tables), so one serves every
+// user.
 #pragma once
 
 #include <cstddef>

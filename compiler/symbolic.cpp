@@ -393,23 +393,25 @@ const RuleSet& symbolic_rules() {
 namespace {
 thread_local Rewriter* memo_rewriter = nullptr;      // the innermost SimplifyMemo's
 thread_local const RuleSet* active_rules = nullptr;  // the innermost WithoutRule's
-
+thread_local std::string left_out_names;
 const RuleSet& rules_in_use() {
   return active_rules ? *active_rules : symbolic_rules();
 }
 }  // namespace
 
 WithoutRule::WithoutRule(const std::string& name)
-    : rules_(rules_in_use().without(name)), outer_(active_rules) {
+    : rules_(rules_in_use().without(name)), outer_(active_rules), outer_names_(left_out_names) {
   active_rules = &rules_;
+  left_out_names += name + " ";
 }
 
 WithoutRule::~WithoutRule() {
   active_rules = outer_;
+  left_out_names = outer_names_;
 }
 
-bool rules_left_out() {
-  return active_rules != nullptr;
+std::string rules_left_out() {
+  return left_out_names;
 }
 
 std::vector<std::string> symbolic_rule_names() {

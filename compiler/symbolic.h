@@ -53,10 +53,12 @@ class WithoutRule {
  private:
   RuleSet rules_;
   const RuleSet* outer_;
+  std::string outer_names_;
 };
 
-// Whether a WithoutRule is alive on this thread.
-bool rules_left_out();
+// The names of the rules the WithoutRules alive on this thread leave out, outermost first, each
+// followed by a space; "" when none is.
+std::string rules_left_out();
 
 // Each rule's name, once, in the order of symbolic_rules().
 std::vector<std::string> symbolic_rule_names();
