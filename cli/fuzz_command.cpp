@@ -33,6 +33,7 @@
 #include "fuzz/expr_text.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
+#include "fuzz/smt.h"
 #include "fuzz/target.h"
 #include "fuzz/triage.h"
 #include "ir/error.h"
@@ -1296,6 +1297,7 @@ int run_fuzz(const FuzzArgs& given) {
         "--compare, --nan-equal and --signed-zero-equal judge a --target; uopc's "
         "own engines always agree bit for bit");
   if (!a.target.empty()) require_engine_starts(*make_target(a));
+  load_smt();  // here, not in a worker, whose death would be taken for the program's
   if (a.replay >= 0) return replay(a);
   if (!a.check.empty()) return check_file(a);
   uint64_t seed =

@@ -16,6 +16,9 @@
 // inequalities, which z3 decides in milliseconds where a 32-bit divider circuit takes it
 // seconds or more. Wrap-around is an explicit integer k with v - k * 2^32 in i32; the bitwise
 // ops and conversions to and from f32 go through int2bv and bv2int.
+//
+// The encoding is fuzz/smt_z3.cpp, behind fuzz/smt_solver.h: the uopc command loads it, and
+// libz3 with it, when it makes its first Smt.
 #pragma once
 
 #include <memory>
@@ -38,6 +41,12 @@ struct Verdict {
 };
 
 std::string verdict_str(const Verdict& v);
+
+// Loads z3 and its encoding now rather than at the first Smt; throws std::runtime_error when
+// they cannot be loaded.
+void load_smt();
+
+class SmtSolver;  // fuzz/smt_solver.h
 
 class Smt {
  public:
@@ -64,8 +73,7 @@ class Smt {
   Verdict c_division_agrees(Op op, const UOpRef& a, const UOpRef& b);
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<SmtSolver> solver_;
 };
 
 }  // namespace uopc

@@ -26,6 +26,19 @@ TEST(Cli, InterpPrintsOutputs) {
   EXPECT_EQ(c.out, "%b i32[2 3] = [[1 2 3] [4 5 6]]\n");
 }
 
+// z3 is loaded by the commands that ask it something (fuzz/smt_solver.h): every engine run of
+// a campaign through `uopc run` would pay its load. A campaign still asks z3 its questions.
+TEST(Cli, OnlyTheCommandsThatUseZ3LoadIt) {
+  auto needed = testing::run_shell("readelf -d '" + std::string(UOPC_BINARY_PATH) + "'");
+  ASSERT_EQ(needed.exit_code, 0) << needed.err;
+  EXPECT_NE(needed.out.find("(NEEDED)"), std::string::npos) << needed.out;
+  EXPECT_EQ(needed.out.find("libz3"), std::string::npos) << needed.out;
+  auto loaded = testing::run_shell("LD_DEBUG=files '" + std::string(UOPC_BINARY_PATH) +
+                                   "' fuzz --seconds 1 --max-programs 60 --seed 1 2>&1");
+  EXPECT_EQ(loaded.exit_code, 0) << loaded.out;
+  EXPECT_NE(loaded.out.find("libz3"), std::string::npos) << "the campaign never loaded z3";
+}
+
 TEST(Cli, FailedAssertExitsOne) {
   auto c = run_uopc("interp -", "%a = stack 1 2\n%ok = assert %a 1\n");
   EXPECT_EQ(c.exit_code, 1);
