@@ -14,18 +14,13 @@ struct Remembered {
   CompiledProgram compiled;
 };
 
-// Keeps its module alive for the Executables that share it.
-struct Built {
-  std::shared_ptr<Module> module;
-};
-
 }  // namespace
 
 // A course case's compile keeps a few kilobytes of C and a few hundred nodes, its module about
 // 20 KB; the C's size stands in for both.
 struct CompileMemo::State {
   Recent<Remembered> compiles{256, size_t{16} << 20};
-  Recent<Built> modules{256, size_t{16} << 20};
+  Recent<Module> modules{256, size_t{16} << 20};
   size_t hits = 0;
 };
 
@@ -96,13 +91,13 @@ std::shared_ptr<Module> build_module(Backend& backend, const std::string& source
   std::string key;
   append_bytes(key, &backend);
   key += source;
-  if (std::shared_ptr<Built> b = t_memo->modules.find(key)) {
+  if (std::shared_ptr<Module> m = t_memo->modules.find(key)) {
     ++t_memo->hits;
-    return b->module;
+    return m;
   }
-  std::shared_ptr<Module> module = backend.compile(source);
-  t_memo->modules.add(std::move(key), std::make_shared<Built>(Built{module}), source.size());
-  return module;
+  std::shared_ptr<Module> m = backend.compile(source);
+  t_memo->modules.add(std::move(key), m, source.size());
+  return m;
 }
 
 }  // namespace uopc

@@ -1,6 +1,6 @@
 // The z3 side of fuzz/smt.h, behind an interface, so that a program loads libz3 only when it
-// first asks z3 something. Loading and binding libz3 takes about 4 ms, half of `uopc run`'s
-// start on a small program, and most uopc commands (run, interp, diff, lower, render, and so
+// first asks z3 something. Loading and binding libz3 took a third of every uopc process's
+// start (docs/BENCHMARKS.md), and most uopc commands (run, interp, diff, lower, render, and so
 // every engine run of a campaign through --target "uopc run") never ask it anything.
 //
 // The implementation (fuzz/smt_z3.cpp) is built twice: into libuopc_smt_z3.so, which the uopc

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "compiler/recent.h"
 #include "compiler/rewrite.h"
 #include "compiler/symbolic.h"
 #include "interp/interp.h"
@@ -139,6 +140,22 @@ TEST(CompileMemo, RulesLeftOutAreAnotherCompile) {
       EXPECT_EQ(compile_program(p).source, without[k]) << "without " << rules[k];
     }
   EXPECT_EQ(memo.hits(), rules.size());
+}
+
+// The memo's bounds: the least recently used entries go first, by count and by size.
+TEST(Recent, ForgetsTheLeastRecentlyUsedFirst) {
+  Recent<int> r(3, 100);
+  for (int k = 0; k < 3; ++k) r.add(std::to_string(k), std::make_shared<int>(k), 10);
+  ASSERT_NE(r.find("0"), nullptr);  // now the most recent
+  r.add("3", std::make_shared<int>(3), 10);
+  EXPECT_EQ(r.find("1"), nullptr);
+  for (const char* kept : {"0", "2", "3"}) EXPECT_NE(r.find(kept), nullptr) << kept;
+  r.add("big", std::make_shared<int>(4), 85);  // 30 + 85 > 100: the two oldest go
+  EXPECT_EQ(r.size(), 2u);
+  EXPECT_EQ(*r.find("3"), 3);
+  r.add("huge", std::make_shared<int>(5), 500);  // alone over the limit, and still kept
+  EXPECT_EQ(r.size(), 1u);
+  EXPECT_EQ(*r.find("huge"), 5);
 }
 
 TEST(CompileMemo, AMemoWithinAnotherUsesIt) {
