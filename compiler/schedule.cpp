@@ -18,7 +18,7 @@ class Scheduler {
   Schedule run(const std::vector<UOpRef>& values) {
     // Stages first, sources before users, so a kernel only reads buffers already written.
     for (const UOp* n : topo_order(values))
-      if (n->op == Op::Stage) kernel_for(n);
+      if (n->op == Op::Stage && !planted(Plant::StageNeverWritten)) kernel_for(n);
     for (const UOpRef& v : values) kernel_for(v.get());
     return std::move(s_);
   }
@@ -50,7 +50,7 @@ class Scheduler {
       return params.emplace(&node, param(number, node.dtype, node.numel())).first->second;
     };
     ctx.materialize = [&](const UOp& node) {
-      kernel_for(&node);
+      if (node.op != Op::Stage || !planted(Plant::StageNeverWritten)) kernel_for(&node);
       return ctx.param_for(node);
     };
     ctx.opts = k.opts = opts_for(opts_, *k.root);

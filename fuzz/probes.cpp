@@ -194,8 +194,11 @@ Program fused_together(const std::vector<FusedProbe>& probes) {
 std::vector<Op> elementwise_ops(const Program& p, const OptsChoice& opts) {
   std::vector<UOpRef> roots = p.roots();
   std::vector<Program> programs{p};
-  Program composites = with_composites(p);
-  if (composites.roots() != roots) programs.push_back(composites);
+  try {
+    Program composites = with_composites(p);
+    if (composites.roots() != roots) programs.push_back(composites);
+  } catch (const std::exception&) {  // a composite that cannot be built has no kernels to show
+  }
   for (const Program& q : programs) {
     try {
       for (const KernelSpec& k : compile_program(q, {}, opts).schedule.kernels)

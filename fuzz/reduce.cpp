@@ -439,8 +439,13 @@ class Reducer {
     if (!p) return false;
     for (const UOp* n : topo_order(p->roots())) {
       if (n->op != Op::Pad && n->op != Op::Flip) continue;
-      UOpRef form = n->op == Op::Pad ? composite_pad(n->src[0], n->arg, n->value)
-                                     : composite_flip(n->src[0], n->arg);
+      UOpRef form;
+      try {
+        form = n->op == Op::Pad ? composite_pad(n->src[0], n->arg, n->value)
+                                : composite_flip(n->src[0], n->arg);
+      } catch (const std::exception&) {  // a form that cannot be built is no candidate
+        continue;
+      }
       Program expanded = replace_node(*p, n, form);
       std::string text = print_program(expanded);
       if (!admitted(text)) continue;

@@ -35,8 +35,20 @@
 
 namespace uopc {
 
+std::optional<std::string> throw_site(const Failure& f) {
+  static const std::string kThrew = "threw: ";
+  if (f.detail.rfind(kThrew, 0) != 0) return std::nullopt;
+  size_t start = kThrew.size(), end = start;
+  while (end < f.detail.size() &&
+         (std::isalnum(static_cast<unsigned char>(f.detail[end])) || f.detail[end] == '_'))
+    ++end;
+  if (end == start) return "exception";
+  return f.detail.substr(start, end - start);
+}
+
 // The oracle and the ops of the output a failure names, or of every output.
 std::string by_outputs(const Failure& f, const Program& p) {
+  if (std::optional<std::string> where = throw_site(f)) return f.oracle + "-threw-" + *where;
   std::set<std::string> ops;
   if (!f.detail.empty() && f.detail[0] == '%') {
     std::string name = f.detail.substr(0, f.detail.find(':'));
@@ -622,7 +634,13 @@ std::optional<Located> culprit(const std::string& family, const Program& p, Back
   // Its own values too: a cast that goes wrong only on a NaN or past i32 fails on no probe data.
   if (std::optional<Located> at = localize(p, wrong, probe, kinds_of, true)) return at;
   if (family != "engines") return std::nullopt;
-  return localize(with_composites(p), wrong, probe, kinds_of);
+  std::optional<Program> composites;
+  try {
+    composites = with_composites(p);
+  } catch (const std::exception&) {  // what cannot be built, the composites oracle names
+    return std::nullopt;
+  }
+  return localize(*composites, wrong, probe, kinds_of);
 }
 
 }  // namespace
@@ -938,10 +956,12 @@ CompositeProbes composite_probes_of(Op op, Backend& backend) {
 // on the interpreter alone) is named by the op, pad before flip (a flip's i32 composite is built
 // from pads), whichever op of the program the difference reached: "composites-pad" when the
 // composite is wrong, "engines-pad" when the compiled engine disagrees with the interpreter on
-// the probes too (the interpreter's own pad is wrong, as the engines oracle names it).
+// the probes too (the interpreter's own pad is wrong, as the engines oracle names it). So is a
+// composite that cannot be built or interpreted on the probes (a type rule of an op it uses
+// refuses it), whichever op the exception names.
 std::optional<std::string> composite_cause(const Failure& f, Backend& backend) {
-  if (f.oracle != "composites" || f.detail.find("interp of the composites") == std::string::npos)
-    return std::nullopt;
+  bool interpreted = f.detail.find("interp of the composites") != std::string::npos;
+  if (f.oracle != "composites" || !(interpreted || throw_site(f))) return std::nullopt;
   for (Op op : {Op::Pad, Op::Flip}) {
     CompositeProbes c = composite_probes_of(op, backend);
     if (c.composite_differs)
@@ -1418,29 +1438,46 @@ bool echo_fails(const Program& p, const Test& fails) {
   return !echo.statements.empty() && fails(echo);
 }
 
+// Whether an engine fails `probe`, statements after `%b = buffer 4` of one of p's dtypes, and
+// not because it cannot write the values out (echo_fails: a format that rounds). Asked once per
+// engine (`engine` names it), probe and dtype: a shrink names every candidate.
+bool buffer_probe_fails(const Program& p, const Test& fails, const std::string& engine,
+                        const std::string& probe) {
+  static std::map<std::tuple<std::string, std::string, DType>, bool> asked;
+  std::set<DType> dtypes;
+  for (const UOp* n : topo_order(p.roots())) dtypes.insert(n->dtype);
+  for (DType t : dtypes) {
+    auto [at, fresh] = asked.try_emplace({engine, probe, t}, false);
+    if (!fresh) {
+      if (at->second) return true;
+      continue;
+    }
+    std::string text = "%b = buffer 4 dtype=" + std::string(dtype_name(t)) + " slot=0\n";
+    Program q = parse_program(text + probe, "probe.uir");
+    if ((at->second = fails(q) && !echo_fails(q, fails))) return true;
+  }
+  return false;
+}
+
 // Whether an engine fails to copy an input buffer of one of p's dtypes in a kernel of its own:
 // each element loaded and stored, nothing computed. Such an engine hands its kernels the wrong
 // data (a parameter numbered wrong, read from the kernel's own output), and every op that
 // reads memory fails alone, as a value, a byte no kernel wrote, or C that does not compile:
 // in p, or in what options or an oracle's composites make of it (a value given a kernel of
 // its own), so p need not read memory itself.
-// Asked once per engine (`engine` names it) and dtype: a shrink names every candidate.
 bool copy_fails(const Program& p, const Test& fails, const std::string& engine) {
-  static std::map<std::pair<std::string, DType>, bool> asked;
-  std::set<DType> dtypes;
-  for (const UOp* n : topo_order(p.roots())) dtypes.insert(n->dtype);
-  for (DType t : dtypes) {
-    auto [at, fresh] = asked.try_emplace({engine, t}, false);
-    if (!fresh) {
-      if (at->second) return true;
-      continue;
-    }
-    std::string text = "%b = buffer 4 dtype=" + std::string(dtype_name(t)) + " slot=0\n";
-    Program copy = parse_program(text + "%c = stage %b\n", "copy.uir");
-    // not an engine that cannot write the values out (echo_fails: a format that rounds)
-    if ((at->second = fails(copy) && !echo_fails(copy, fails))) return true;
-  }
-  return false;
+  return buffer_probe_fails(p, fails, engine, "%c = stage %b\n");
+}
+
+// Whether p stages a value and the engine fails to hand a staged copy to another kernel: the
+// copy copied again, nothing computed. Such an engine gives every reader of a stage the wrong
+// data (a stage it never writes, or writes after its readers run), so every op read from one
+// fails alone, whichever op the program read it with.
+bool stage_read_fails(const Program& p, const Test& fails, const std::string& engine) {
+  std::vector<const UOp*> nodes = topo_order(p.roots());
+  if (std::none_of(nodes.begin(), nodes.end(), [](const UOp* n) { return n->op == Op::Stage; }))
+    return false;
+  return buffer_probe_fails(p, fails, engine, "%s = stage %b\n%c = stage %s\n");
 }
 
 // Whether an engine fails read_twice_probe as one that remembers a value by its node does. It
@@ -1674,6 +1711,8 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   if (kind == "value" && echo_fails(p, fails_under({}))) return prefix + "const";
   // So does one that cannot copy an input buffer: it hands its kernels the wrong data.
   if (kind == "value" && copy_fails(p, fails_under({}), target.command())) return prefix + "buffer";
+  if (kind == "value" && stage_read_fails(p, fails_under({}), target.command()))
+    return prefix + "stage";
   // So does one that cannot read a value at two indices in one expression: every op that does
   // fails.
   if (kind == "value" && read_twice_fails(fails_under({}), target.command()))
@@ -1964,14 +2003,8 @@ namespace {
 // "linearize"), or the library function that refused ("vector"). nullopt for other failures,
 // and for the interpreter's refusals.
 std::optional<std::string> thrown_by(const Failure& f) {
-  static const std::string kThrew = "threw: ";
-  if (f.oracle != "engines" || f.detail.rfind(kThrew, 0) != 0) return std::nullopt;
-  size_t start = kThrew.size(), end = start;
-  while (end < f.detail.size() &&
-         (std::isalnum(static_cast<unsigned char>(f.detail[end])) || f.detail[end] == '_'))
-    ++end;
-  if (end == start) return "exception";
-  std::string where = f.detail.substr(start, end - start);
+  if (f.oracle != "engines") return std::nullopt;
+  std::optional<std::string> where = throw_site(f);
   // The interpreter refusing an index the type rules let through is the reference refusing its
   // input, which the analyses of a wrong interval explain, not a pass's invariant.
   if (where == "interp") return std::nullopt;
@@ -2006,6 +2039,11 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
   // (uopc's engine is the same one whichever backend compiles it; the plant changes it)
   std::string this_engine = "uopc " + std::string(plant_name(active_plant()));
   if (family == "engines" && copy_fails(p, copy_fails_here, this_engine)) return "engines-buffer";
+  // A stage never written shows as whatever its garbage does to its readers: a wrong value, or
+  // an overflow.
+  auto any_failure = [&](const Program& q) { return check_engines(q, backend).has_value(); };
+  if ((family == "engines" || family == "ub") && stage_read_fails(p, any_failure, this_engine))
+    return "engines-stage";
   if (family == "engines" && read_twice_fails(copy_fails_here, this_engine))
     return "engines-read_twice";
   if (std::optional<std::string> cause = composite_cause(f, backend)) return *cause;

@@ -141,8 +141,14 @@ std::string crash_site(const std::string& log);
 // A function's plain name from its symbol, mangled or not, as crash_site gives it; "" for none.
 std::string function_name(std::string symbol);
 
-// The oracle and the ops of the output a failure names ("%x: ..."), or of every output:
-// "crash-pad-reduce", the name of a failure nothing localizes.
+// Where an exception a failure reports was raised: the first word of its message ("threw:
+// permute: order [0 2 1] is not ..." gives "permute"), "exception" for a message without one;
+// none for a failure that is not a throw.
+std::optional<std::string> throw_site(const Failure& f);
+
+// The name of a failure nothing localizes: a throw's oracle and site ("composites-threw-permute":
+// a program's outputs say nothing of a harness step every program with a flip takes), else the
+// oracle and the ops of the output it names ("%x: ..."), or of every output ("crash-pad-reduce").
 std::string by_outputs(const Failure& f, const Program& p);
 
 // Whether a program fails under engine settings.

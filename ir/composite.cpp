@@ -94,7 +94,7 @@ UOpRef anti_eye(int64_t n) {
   UOpRef one = reshape(literal(Scalar::of_i32(1)), {1});
   UOpRef u = pad_axis(one, 0, n - 1, n - 1, Scalar::of_i32(0));
   UOpRef m = expand(reshape(u, {1, 2 * n - 1}), {n + 1, 2 * n - 1});
-  m = reshape(m, {(n + 1) * (2 * n - 1)});
+  m = reshape(m, {(n + 1) * (2 * n - (planted(Plant::CompositeFlipMisshaped) ? -1 : 1))});
   m = reshape(shrink(m, {i32(0)}, {n * 2 * n}), {n, 2 * n});
   return shrink(m, {i32(0), i32(0)}, {n, n});
 }

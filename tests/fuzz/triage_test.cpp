@@ -847,6 +847,60 @@ TEST_F(Planted, AnEngineThatHandsItsKernelsTheWrongDataIsBuffer) {
   }
 }
 
+// A stage that another kernel reads but no kernel writes hands its readers whatever its buffer
+// held: every op read from a stage fails alone, as a wrong value, a byte that is no bool or an
+// overflow, and each was named by its op (13 signatures in 8 s). Two kernels that copy a
+// buffer through a stage fail too, while a stage nothing reads is written: one name, in uopc's
+// engine and through a target.
+TEST_F(Planted, AStageNoKernelWritesIsStageWhicheverOpReadsIt) {
+  const std::initializer_list<WithOpts> programs = {
+      {"%x = buffer 6\n%s = stage %x\n%v = neg %s\n", "none"},
+      {"%x = buffer 6\n%m = reshape %x shape=[2 3]\n%s = stage %m\n%t = permute %s "
+       "order=[1 0]\n",
+       "none"},
+      {"%x = buffer 6 dtype=i32\n%s = stage %x\n%r = reduce %s op=mul\n", "none"},
+      {"%x = buffer 4 dtype=bool\n%s = stage %x\n%v = not %s\n", "none"},
+      {"%t0 = stage 0.0\n%v7 = div %t0 0.0\n", "none"},
+  };
+  expect_signature_under(Plant::StageNeverWritten, programs, "engines-stage");
+  set_plant(Plant::None);
+  Target target = planted_engine("stage_never_written");
+  for (const char* text : {"%x = buffer 6\n%s = stage %x\n%v = neg %s\n",
+                           "%x = buffer 6\n%m = reshape %x shape=[2 3]\n%s = stage %m\n"
+                           "%t = permute %s order=[1 0]\n"})
+    EXPECT_EQ(signature_through(target, text), "target-stage") << text;
+}
+
+// A composite form that cannot be built (a reshape to the wrong size inside an i32 flip's
+// anti-identity) throws for every program with such a flip, and each was named by the ops of
+// its outputs (hundreds of signatures in a few seconds): it is the op's composite.
+TEST_F(Planted, ACompositeThatCannotBeBuiltIsTheOpsComposite) {
+  set_plant(Plant::CompositeFlipMisshaped);
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  for (const char* text : {"%x = buffer 6 dtype=i32\n%f = flip %x axes=[0]\n",
+                           "%x = buffer 6 dtype=i32\n%m = reshape %x shape=[2 3]\n"
+                           "%f = flip %m axes=[1]\n%y = add %f 1\n%r = reduce %y op=max\n"}) {
+    Program p = parse_program(text, "t.uir");
+    std::optional<Failure> f = check_composites(p, *tcc, false);
+    ASSERT_TRUE(f) << text;
+    EXPECT_EQ(failure_signature(*f, p, *tcc), "composites-flip") << f->detail << "\n" << text;
+  }
+}
+
+// A failure nothing else names (naming it broke the harness too) is named by the site of the
+// exception it reports, which every program that takes that step throws, and else by the ops
+// of its outputs.
+TEST(Triage, AFailureNothingNamesIsNamedByWhereItThrew) {
+  Program p = parse_program("%x = buffer 6\n%f = flip %x axes=[0]\n%y = add %f 1.0\n", "t.uir");
+  Failure thrown{"composites",
+                 "threw: permute: order [0 2 1] is not a permutation of the 3 axes of f32[1 3 2]",
+                 ""};
+  EXPECT_EQ(by_outputs(thrown, p), "composites-threw-permute");
+  EXPECT_EQ(by_outputs(Failure{"engines", "%y: first difference at [0]: 1 vs 2", ""}, p),
+            "engines-add");
+  EXPECT_EQ(by_outputs(Failure{"engines", "threw: ", ""}, p), "engines-threw-exception");
+}
+
 // An engine that says where it crashed ("crash site: SYMBOL" on stderr, docs/ENGINES.md) is
 // named by that function, whichever op led there: a broken helper that every op's lowering
 // calls is one bug. Without the line, the crash is named by the op that dies alone.
