@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <memory_resource>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "ir/arena.h"
 #include "ir/error.h"
 #include "ir/plant.h"
 #include "ir/program.h"
@@ -252,12 +255,13 @@ std::vector<const UOp*> widely_read_stages(const UOp& root, size_t max_indices) 
   // Each node's indices, as the steps that led to it from the root (hashed), up to one more
   // than the bound: nodes are visited users first, so a node's set is whole when reached.
   std::vector<const UOp*> order = topo_order({shared_from(&root)});
-  std::unordered_map<const UOp*, std::unordered_set<uint64_t>> indices;
+  Arena arena;  // the sets live as long as this call
+  std::pmr::unordered_map<const UOp*, std::pmr::unordered_set<uint64_t>> indices(&arena);
   indices[&root].insert(0);
   std::vector<const UOp*> out;
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const UOp* n = *it;
-    const std::unordered_set<uint64_t>& at = indices[n];
+    const std::pmr::unordered_set<uint64_t>& at = indices[n];
     if (n != &root && at.size() > max_indices && worth_a_kernel(*n)) {
       out.push_back(n);  // read by loads from here on: its sources are its own kernel's
       continue;
@@ -265,7 +269,7 @@ std::vector<const UOp*> widely_read_stages(const UOp& root, size_t max_indices) 
     if (n->op == Op::Stage && n != &root) continue;  // a load; its own kernel computes it
     for (size_t k = 0; k < n->src.size(); ++k) {
       uint64_t step = index_step(*n, k);
-      std::unordered_set<uint64_t>& into = indices[n->src[k].get()];
+      std::pmr::unordered_set<uint64_t>& into = indices[n->src[k].get()];
       for (uint64_t path : at) {
         if (into.size() > max_indices) break;
         into.insert(step == 0 ? path : (path ^ step) * 0xBF58476D1CE4E5B9ull + step);

@@ -1,10 +1,12 @@
 #include "compiler/rangeify.h"
 
 #include <algorithm>
+#include <memory_resource>
 #include <set>
 #include <unordered_map>
 
 #include "compiler/symbolic.h"
+#include "ir/arena.h"
 #include "ir/build.h"
 #include "ir/loop.h"
 #include "ir/plant.h"
@@ -594,20 +596,26 @@ class EndMerger {
       }
       return done_.at(n.get());
     }
-    std::vector<UOpRef> src;
+    // From the arena: one list per node of the kernel, dropped together.
+    std::pmr::vector<UOpRef> src(&arena_);
+    src.reserve(n->src.size());
     for (const UOpRef& s : n->src) {
       UOpRef r = rewrite(s);
       // A SINK names each merged END once.
       if (n->op != Op::Sink || std::find(src.begin(), src.end(), r) == src.end()) src.push_back(r);
     }
-    out = src == n->src ? n : n->op == Op::Sink ? sink(src) : with_sources(*n, src);
+    bool same = std::equal(src.begin(), src.end(), n->src.begin(), n->src.end());
+    out = same                ? n
+          : n->op == Op::Sink ? sink(std::vector<UOpRef>(src.begin(), src.end()))
+                              : with_sources(*n, src);
     done_.emplace(n.get(), out);
     return out;
   }
 
   std::map<std::vector<const UOp*>, std::vector<const UOp*>> groups_;
   std::set<const std::vector<const UOp*>*> busy_;
-  std::unordered_map<const UOp*, UOpRef> done_;
+  Arena arena_;
+  std::pmr::unordered_map<const UOp*, UOpRef> done_{&arena_};
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "ir/build.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "ir/error.h"
 #include "ir/plant.h"
@@ -64,7 +65,7 @@ Interval reduce_bounds(Op fold, Interval b, int64_t popped) {
   return popped <= 64 ? acc : Interval::full();
 }
 
-Interval alu_bounds(Op op, const std::vector<UOpRef>& s) {
+Interval alu_bounds(Op op, std::span<const UOpRef> s) {
   auto b = [&](size_t i) { return s[i]->bounds; };
   switch (op) {
     case Op::Neg:
@@ -94,8 +95,8 @@ Interval alu_bounds(Op op, const std::vector<UOpRef>& s) {
 }
 
 // Intervals only mean something for i32 values; bool is [0, 1] so that a cast can use it.
-Interval bounds_of(Op op, DType dtype, const std::vector<UOpRef>& src,
-                   const std::vector<int64_t>& arg, Scalar value) {
+Interval bounds_of(Op op, DType dtype, std::span<const UOpRef> src, std::span<const int64_t> arg,
+                   Scalar value) {
   if (dtype == DType::Bool) return {0, 1};
   if (dtype != DType::I32) return Interval::full();
   switch (op) {
@@ -123,7 +124,8 @@ Interval bounds_of(Op op, DType dtype, const std::vector<UOpRef>& src,
     case Op::Var:
       return {arg[1], arg[2]};
     case Op::Table: {  // the hull of its elements
-      Interval h = Interval::point(static_cast<int32_t>(arg.at(0)));
+      if (arg.empty()) throw std::logic_error("a table without elements");
+      Interval h = Interval::point(static_cast<int32_t>(arg[0]));
       for (int64_t bits : arg) h = hull(h, Interval::point(static_cast<int32_t>(bits)));
       return h;
     }
@@ -169,9 +171,9 @@ void check_proved(Op op, const UOpRef& v, const std::string& what, int64_t lo, i
 
 }  // namespace
 
-UOpRef with_sources(const UOp& n, std::vector<UOpRef> src) {
+UOpRef with_sources(const UOp& n, std::span<const UOpRef> src) {
   Interval b = bounds_of(n.op, n.dtype, src, n.arg, n.value);
-  return make_uop(n.op, n.dtype, n.shape, std::move(src), n.arg, n.value, b);
+  return make_uop({n.op, n.dtype, n.shape, src, n.arg, n.value}, b);
 }
 
 UOpRef loop_node(Op op, DType dtype, Shape shape, std::vector<UOpRef> src,
@@ -374,7 +376,7 @@ DType alu_result_dtype(Op op, DType operand) {
   return is_comparison(op) ? DType::Bool : operand;
 }
 
-UOpRef alu(Op op, const std::vector<UOpRef>& s) {
+UOpRef alu(Op op, std::span<const UOpRef> s) {
   if (!is_alu(op) || op == Op::Cast) fail(op, "is not an elementwise op");
   if (static_cast<int>(s.size()) != op_arity(op))
     fail(op,
@@ -398,7 +400,12 @@ UOpRef alu(Op op, const std::vector<UOpRef>& s) {
     fail(op,
          "needs " + set_description(op_dtypes(op)) + " operands, not " + std::string(dtype_name(d)),
          {static_cast<int>(first)});
-  return make(op, alu_result_dtype(op, d), s[0]->shape, s);
+  DType result = alu_result_dtype(op, d);
+  return make_uop({op, result, s[0]->shape, s}, bounds_of(op, result, s, {}, {}));
+}
+
+UOpRef alu(Op op, std::initializer_list<UOpRef> operands) {
+  return alu(op, std::span<const UOpRef>(operands.begin(), operands.size()));
 }
 
 std::vector<UOpRef> broadcast(const std::vector<UOpRef>& operands) {

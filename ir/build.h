@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <vector>
 
 #include "ir/uop.h"
@@ -30,11 +32,12 @@ UOpRef stage(const UOpRef& x);
 UOpRef assert_equal(const UOpRef& x, const UOpRef& y);
 UOpRef cast(const UOpRef& x, DType dtype);
 // Any Unary, Binary or Ternary op except cast; operands already of one shape.
-UOpRef alu(Op op, const std::vector<UOpRef>& operands);
+UOpRef alu(Op op, std::span<const UOpRef> operands);
+UOpRef alu(Op op, std::initializer_list<UOpRef> operands);
 
 // `n` with other sources (of the same dtypes and shapes), its bounds recomputed. No type rule is
 // checked: rewrites use it to rebuild nodes they have already typed.
-UOpRef with_sources(const UOp& n, std::vector<UOpRef> src);
+UOpRef with_sources(const UOp& n, std::span<const UOpRef> src);
 
 // A node of the loop program (ops of kind Loop, and Index as an address), with its bounds.
 // Only compiler/ makes these; ir/loop.h has the typed helpers.

@@ -1,7 +1,10 @@
 #include "ir/print.h"
 
+#include <memory_resource>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "ir/arena.h"
 
 namespace uopc {
 namespace {
@@ -28,15 +31,15 @@ bool is_broadcast_literal(const UOp* n) {
   return n->op == Op::Expand && n->src[0]->op == Op::Const && n->rank() > 0;
 }
 
-using Users = std::unordered_map<const UOp*, std::vector<const UOp*>>;
+using Users = std::pmr::unordered_map<const UOp*, std::pmr::vector<const UOp*>>;
+using NodeSet = std::pmr::unordered_set<const UOp*>;
 
 // Literals broadcast to the shape of an elementwise op or assert that also reads a value of
 // that shape: these print as the literal operand (`max %x 0`), as they are usually written,
 // and the parser broadcasts them back to the same node. A root is always a statement.
-std::unordered_set<const UOp*> literal_operands(const std::vector<const UOp*>& order,
-                                                const Users& users,
-                                                const std::unordered_set<const UOp*>& roots) {
-  std::unordered_set<const UOp*> out;
+NodeSet literal_operands(const std::vector<const UOp*>& order, const Users& users,
+                         const NodeSet& roots, Arena& arena) {
+  NodeSet out(&arena);
   for (const UOp* n : order) {
     auto it = users.find(n);
     if (!is_broadcast_literal(n) || roots.count(n) || it == users.end()) continue;
@@ -53,27 +56,33 @@ std::unordered_set<const UOp*> literal_operands(const std::vector<const UOp*>& o
   return out;
 }
 
+void append_statement(std::string& out, const std::string& name, const std::string& op) {
+  out.append(name).append(" = ").append(op).push_back('\n');
+}
+
 }  // namespace
 
 std::string print_program(const Program& p) {
   std::vector<UOpRef> roots = p.roots();
   std::vector<const UOp*> order = topo_order(roots);
 
-  Users users;
+  // The tables live as long as this call: one arena, not an allocation per entry.
+  Arena arena;
+  Users users(&arena);
   for (const UOp* n : order)
     for (const UOpRef& s : n->src) users[s.get()].push_back(n);
   // printed_last: the outputs no node uses, and the asserts.
-  std::unordered_set<const UOp*> root_set, printed_last;
+  NodeSet root_set(&arena), printed_last(&arena);
   for (const UOpRef& r : roots) {
     root_set.insert(r.get());
     if (!users.count(r.get())) printed_last.insert(r.get());
   }
 
   // Body names: the first statement that is printed in the body under its own name.
-  std::unordered_map<const UOp*, std::string> name;
+  std::pmr::unordered_map<const UOp*, std::string> name(&arena);
   for (const Statement& s : p.statements)
     if (s.used && !name.count(s.node.get())) name.emplace(s.node.get(), s.name);
-  std::unordered_set<const UOp*> literals = literal_operands(order, users, root_set);
+  NodeSet literals = literal_operands(order, users, root_set, arena);
   for (const UOp* n : literals) name[n] = format_literal(n->src[0]->value);
   Namer namer(p);
   auto name_of = [&](const UOp* n) -> const std::string& { return name.at(n); };
@@ -83,11 +92,11 @@ std::string print_program(const Program& p) {
     if (n->op == Op::Const || printed_last.count(n) || literals.count(n)) continue;
     auto it = name.find(n);
     if (it == name.end()) it = name.emplace(n, namer.fresh()).first;
-    out += it->second + " = " + print_op(*n, name_of) + "\n";
+    append_statement(out, it->second, print_op(*n, name_of));
   }
   for (const Statement& s : p.statements) {
     if (s.used) continue;
-    out += s.name + " = " + print_op(*s.node, name_of) + "\n";
+    append_statement(out, s.name, print_op(*s.node, name_of));
   }
   return out;
 }

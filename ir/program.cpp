@@ -42,6 +42,7 @@ bool same_graph(const Program& a, const Program& b) {
 
 std::vector<const UOp*> topo_order(const std::vector<UOpRef>& roots) {
   std::vector<const UOp*> order;
+  order.reserve(128);  // most graphs fit: one allocation, not one per doubling
   Arena arena;
   std::pmr::unordered_set<const UOp*> seen(&arena);
   std::pmr::vector<std::pair<const UOp*, size_t>> stack(&arena);  // node, next source to visit
@@ -65,9 +66,11 @@ std::vector<const UOp*> topo_order(const std::vector<UOpRef>& roots) {
 // Refuses the first value over the limit, blaming the statement that introduced it.
 void check_value_sizes(const Program& p, int64_t limit,
                        const std::function<bool(const UOp*)>& stored) {
-  std::unordered_set<const UOp*> seen;
+  Arena arena;
+  std::pmr::unordered_set<const UOp*> seen(&arena);
+  std::pmr::vector<const UOp*> work(&arena);
   for (const Statement& s : p.statements) {
-    std::vector<const UOp*> work{s.node.get()};
+    work.push_back(s.node.get());
     while (!work.empty()) {
       const UOp* n = work.back();
       work.pop_back();

@@ -1,5 +1,6 @@
 #include "ir/uop.h"
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -10,7 +11,7 @@ size_t mix(size_t h, size_t v) {
   return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
 }
 
-size_t hash_fields(const UOp& n) {
+size_t hash_fields(const UOpFields& n) {
   size_t h = mix(static_cast<size_t>(n.op), static_cast<size_t>(n.dtype));
   for (int64_t d : n.shape) h = mix(h, static_cast<size_t>(d));
   h = mix(h, n.shape.size());
@@ -20,8 +21,14 @@ size_t hash_fields(const UOp& n) {
   return mix(h, n.value.bits);
 }
 
-bool same_fields(const UOp& a, const UOp& b) {
-  if (a.op != b.op || a.dtype != b.dtype || a.shape != b.shape || a.arg != b.arg) return false;
+bool same_span(std::span<const int64_t> a, std::span<const int64_t> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
+
+bool same_fields(const UOp& a, const UOpFields& b) {
+  if (a.op != b.op || a.dtype != b.dtype || !same_span(a.shape, b.shape) ||
+      !same_span(a.arg, b.arg))
+    return false;
   if (!(a.value == b.value) || a.src.size() != b.src.size()) return false;
   for (size_t i = 0; i < a.src.size(); ++i)
     if (a.src[i].get() != b.src[i].get()) return false;
@@ -39,9 +46,9 @@ struct Entry {
 class InternTable {
  public:
   // The live node with these fields, if any.
-  UOpRef find_same(const UOp& probe) const {
-    for (size_t k = start(probe.hash); slots_[k].node; k = next(k))
-      if (slots_[k].node->hash == probe.hash && same_fields(*slots_[k].node, probe))
+  UOpRef find_same(const UOpFields& probe, size_t hash) const {
+    for (size_t k = start(hash); slots_[k].node; k = next(k))
+      if (slots_[k].node->hash == hash && same_fields(*slots_[k].node, probe))
         if (UOpRef existing = slots_[k].ref.lock()) return existing;
     return nullptr;
   }
@@ -113,10 +120,10 @@ void forget(const UOp* node) {
   t.entries.erase(node);
 }
 
-// Deleting a node releases its sources, which may delete them in turn. Those nested deletions
-// are queued here and drained by the outermost call, so the stack stays flat.
+// Deleting a node releases its sources, which may delete them in turn. Those nested releases
+// are queued here and drained by the outermost deletion, so the stack stays flat.
 struct Pending {
-  std::vector<const UOp*> nodes;
+  std::vector<UOpRef> refs;
   bool draining = false;
   ~Pending();
 };
@@ -128,37 +135,59 @@ Pending::~Pending() {
 }
 thread_local Pending pending;
 
-void release(const UOp* node) {
-  forget(node);
-  if (pending_gone) {
-    delete node;
-    return;
+// A node as the table makes it: one allocation with its reference count, leaving the table when
+// it dies.
+struct Interned : UOp {
+  explicit Interned(UOp&& fields) : UOp(std::move(fields)) {}
+  Interned(const Interned&) = delete;
+  Interned& operator=(const Interned&) = delete;
+  ~Interned() {
+    forget(this);
+    if (pending_gone) return;  // the sources are released by the members' destructors
+    for (UOpRef& s : src) pending.refs.push_back(std::move(s));
+    if (pending.draining) return;
+    pending.draining = true;
+    while (!pending.refs.empty()) {
+      UOpRef next = std::move(pending.refs.back());
+      pending.refs.pop_back();
+    }
+    pending.draining = false;
   }
-  pending.nodes.push_back(node);
-  if (pending.draining) return;
-  pending.draining = true;
-  while (!pending.nodes.empty()) {
-    const UOp* next = pending.nodes.back();
-    pending.nodes.pop_back();
-    delete next;
-  }
-  pending.draining = false;
+};
+
+// The node with `fields`, or a new one made of the UOp that `create` returns.
+template <class Create>
+UOpRef intern(const UOpFields& fields, Create create) {
+  size_t hash = hash_fields(fields);
+  Table& t = table();
+  std::lock_guard lock(t.mutex);
+  if (UOpRef existing = t.entries.find_same(fields, hash)) return existing;
+  auto node = std::make_shared<Interned>(create());
+  node->hash = hash;
+  t.entries.insert(node.get(), node);
+  return node;
 }
 
 }  // namespace
 
 UOpRef make_uop(Op op, DType dtype, Shape shape, std::vector<UOpRef> src, std::vector<int64_t> arg,
                 Scalar value, Interval bounds) {
-  // Looked up before anything is allocated: most requests find an existing node.
-  UOp probe{op, dtype, std::move(shape), std::move(src), std::move(arg), value, bounds, 0};
-  probe.hash = hash_fields(probe);
-  Table& t = table();
-  std::lock_guard lock(t.mutex);
-  if (UOpRef existing = t.entries.find_same(probe)) return existing;
-  const UOp* raw = new UOp(std::move(probe));
-  UOpRef ref(raw, release);
-  t.entries.insert(raw, ref);
-  return ref;
+  return intern({op, dtype, shape, src, arg, value}, [&] {
+    return UOp{op, dtype, std::move(shape), std::move(src), std::move(arg), value, bounds, 0};
+  });
+}
+
+UOpRef make_uop(const UOpFields& f, Interval bounds) {
+  return intern(f, [&] {
+    return UOp{f.op,
+               f.dtype,
+               Shape(f.shape.begin(), f.shape.end()),
+               std::vector<UOpRef>(f.src.begin(), f.src.end()),
+               std::vector<int64_t>(f.arg.begin(), f.arg.end()),
+               f.value,
+               bounds,
+               0};
+  });
 }
 
 UOpRef shared_from(const UOp* node) {

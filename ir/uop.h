@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "ir/dtype.h"
@@ -49,6 +50,19 @@ struct UOp {
 // must be a function of the other fields (ir/build.h computes it).
 UOpRef make_uop(Op op, DType dtype, Shape shape, std::vector<UOpRef> src,
                 std::vector<int64_t> arg = {}, Scalar value = {}, Interval bounds = {});
+
+// The fields of a node, borrowed. Most requests find an existing node, and under the fuzz
+// preset's ASan each allocation costs more than the lookup: this form copies its lists only
+// when it creates a node.
+struct UOpFields {
+  Op op;
+  DType dtype;
+  std::span<const int64_t> shape;
+  std::span<const UOpRef> src;
+  std::span<const int64_t> arg = {};
+  Scalar value = {};
+};
+UOpRef make_uop(const UOpFields& fields, Interval bounds);
 
 // A reference to a live node that one only has a pointer to.
 UOpRef shared_from(const UOp* node);
