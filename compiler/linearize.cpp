@@ -1,8 +1,10 @@
 #include "compiler/linearize.h"
 
 #include <algorithm>
+#include <memory_resource>
 #include <optional>
 #include <queue>
+#include <span>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -13,16 +15,21 @@
 namespace uopc {
 namespace {
 
-using Ranges = std::vector<const UOp*>;  // sorted by id, no duplicates
+// Sorted by id, no duplicates. Kept in the linearizer's arena: there is one for each node.
+using Ranges = std::pmr::vector<const UOp*>;
 
 bool by_id(const UOp* a, const UOp* b) {
   return range_id(*a) < range_id(*b);
 }
 
-void add_all(Ranges& to, const Ranges& from) {
+void add_all(Ranges& to, std::span<const UOp* const> from) {
   for (const UOp* r : from)
     if (std::find(to.begin(), to.end(), r) == to.end()) to.push_back(r);
   std::sort(to.begin(), to.end(), by_id);
+}
+
+void add_one(Ranges& to, const UOp* r) {
+  add_all(to, std::span<const UOp* const>(&r, 1));
 }
 
 bool contains(const Ranges& s, const UOp* r) {
@@ -57,7 +64,7 @@ class Linearizer {
 
   void compute_scopes() {
     for (const UOp* n : order_) {
-      Ranges s;
+      Ranges s(&arena_);
       if (n->op == Op::Range) {
         s.push_back(n);
       } else if (n->op == Op::End) {
@@ -76,15 +83,15 @@ class Linearizer {
   void compute_nesting() {
     for (const UOp* n : order_) {
       if (n->op != Op::End) continue;
-      Ranges closed;
+      Ranges closed(&arena_);
       for (size_t i = 1; i < n->src.size(); ++i) closed.push_back(n->src[i].get());
       std::sort(closed.begin(), closed.end(), by_id);
       const Ranges& body = scope_[n->src[0].get()];
       for (size_t i = 0; i < closed.size(); ++i) {
         Ranges& enc = enclosing_[closed[i]];
         for (const UOp* r : body)
-          if (!contains(closed, r)) add_all(enc, {r});
-        add_all(enc, Ranges(closed.begin(), closed.begin() + static_cast<ptrdiff_t>(i)));
+          if (!contains(closed, r)) add_one(enc, r);
+        add_all(enc, std::span<const UOp* const>(closed.data(), i));
       }
     }
     // A loop inside r is inside every loop around r too.
@@ -92,7 +99,7 @@ class Linearizer {
       grew = false;
       for (auto& [r, enc] : enclosing_) {
         size_t before = enc.size();
-        for (size_t i = 0; i < enc.size(); ++i) add_all(enc, Ranges(enclosing_[enc[i]]));
+        for (size_t i = 0; i < enc.size(); ++i) add_all(enc, Ranges(enclosing_[enc[i]], &arena_));
         grew |= enc.size() != before;
       }
     }
@@ -104,8 +111,8 @@ class Linearizer {
         fail("range " + std::to_string(range_id(*n)) + " is inside its own loop");
       const UOp* p = innermost(enclosing_[n]);
       parent_[n] = p;
-      Ranges expect = p ? enclosing_[p] : Ranges{};
-      if (p) add_all(expect, {p});
+      Ranges expect = p ? Ranges(enclosing_[p], &arena_) : Ranges(&arena_);
+      if (p) add_one(expect, p);
       if (expect != enclosing_[n])
         fail("the loops around range " + std::to_string(range_id(*n)) + " do not nest");
     }
@@ -130,8 +137,8 @@ class Linearizer {
     for (const UOp* n : order_) {
       if (is_free(n)) continue;
       const UOp* in = innermost(scope_[n]);
-      Ranges need = in ? enclosing_[in] : Ranges{};
-      if (in) add_all(need, {in});
+      Ranges need = in ? Ranges(enclosing_[in], &arena_) : Ranges(&arena_);
+      if (in) add_one(need, in);
       for (const UOp* r : scope_[n])
         if (!contains(need, r)) fail(std::string(op_name(n->op)) + " needs loops that do not nest");
       block_[n] = in;
@@ -156,8 +163,8 @@ class Linearizer {
 
   void build(LoopBlock& block, const UOp* b) {
     block.range = b;
-    std::vector<Item> items;
-    Arena arena;
+    Arena arena;  // this block's tables
+    std::pmr::vector<Item> items(&arena);
     std::pmr::unordered_map<const UOp*, size_t> index(&arena);  // node or loop range -> item
     for (const UOp* n : order_) {
       if (!is_free(n) && block_[n] == b) {
@@ -178,9 +185,9 @@ class Linearizer {
       if (!c || c == b) return std::nullopt;
       return index.at(c);
     };
-    std::vector<std::vector<size_t>> users(items.size());
-    std::vector<size_t> waiting(items.size(), 0);
-    std::vector<size_t> first(items.size(), SIZE_MAX);
+    std::pmr::vector<std::pmr::vector<size_t>> users(items.size(), &arena);
+    std::pmr::vector<size_t> waiting(items.size(), 0, &arena);
+    std::pmr::vector<size_t> first(items.size(), SIZE_MAX, &arena);
     for (const UOp* n : order_) {
       std::optional<size_t> mine = item_of(n);
       if (!mine) continue;
@@ -193,7 +200,8 @@ class Linearizer {
       }
     }
     using Entry = std::pair<size_t, size_t>;  // (first position, item)
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
+    std::priority_queue<Entry, std::pmr::vector<Entry>, std::greater<>> ready{
+        std::greater<>(), std::pmr::vector<Entry>(&arena)};
     for (size_t i = 0; i < items.size(); ++i)
       if (waiting[i] == 0) ready.push({first[i], i});
     while (!ready.empty()) {

@@ -104,6 +104,7 @@ class Lexer {
 
   std::vector<Token> run() {
     std::vector<Token> out;
+    out.reserve(line_.size() / 2 + 1);  // most tokens take two characters or more, with their space
     size_t i = 0;
     while (i < line_.size()) {
       char c = line_[i];
@@ -269,7 +270,8 @@ class StatementParser {
     if (pos_ < t_.size()) return t_[pos_].col;
     return t_.empty() ? 1 : t_.back().col + static_cast<int>(t_.back().text.size());
   }
-  const Token& expect(Tok kind, const std::string& msg) {
+  // A literal message: built into a string only for the error.
+  const Token& expect(Tok kind, const char* msg) {
     if (pos_ >= t_.size() || t_[pos_].kind != kind) error(col_here(), msg);
     return t_[pos_++];
   }
