@@ -267,7 +267,9 @@ class KernelRenderer {
     if (base->op == Op::Alloc) return "acc" + std::to_string(base->arg[0]);
     if (base->op == Op::Table) {
       std::string element = tables_.at(base) + "[" + expr(a.src[1]) + "]";
-      return base->dtype == DType::F32 ? "uopc_f32(" + element + ")" : element;
+      bool as_f32 = base->dtype == DType::F32 ||
+                    (planted(Plant::TableElementMisread) && base->dtype == DType::I32);
+      return as_f32 ? "uopc_f32(" + element + ")" : element;
     }
     return "data" + std::to_string(base->arg[0]) + "[" + expr(a.src[1]) + "]";
   }
@@ -311,11 +313,16 @@ class KernelRenderer {
 
   // A load, in check-intervals mode a bool checked against [0, 1]: a byte that is neither was
   // never written (kUnwritten), and a cast or compare reading it would otherwise be reported
-  // as that op's interval.
+  // as that op's interval. An i32 table's element is one of its literals, whose hull is the
+  // load's interval: a value outside it was read wrong, reported as the table's, not as the
+  // interval of the op that reads it.
   std::string loaded(const UOp& n) {
     std::string text = addr(*n.src[0]);
-    if (!options_.check_intervals || n.dtype != DType::Bool) return text;
-    return reported_outside(n.op, text, {0, 1}, true);
+    if (!options_.check_intervals) return text;
+    if (n.dtype == DType::Bool) return reported_outside(n.op, text, {0, 1}, true);
+    if (n.dtype == DType::I32 && n.bounds != Interval::full())
+      return reported_outside(Op::Table, text, n.bounds);
+    return text;
   }
 
   static bool is_atom(const std::string& e) {

@@ -1311,6 +1311,9 @@ std::optional<std::string> kernel_interval_cause(const Program& p, Backend& back
     // A bool read back as neither 0 nor 1 is an element no kernel wrote: a bug in what wrote
     // the buffer, not in an interval rule.
     if (error.op() == Op::Load) return std::nullopt;
+    // A table holds a stack of literals: an element read back outside their hull is the
+    // stack's compiled form read wrong, which every op reading it would otherwise be named by.
+    if (error.op() == Op::Table) return "engines-stack";
     // A bool computed as neither is the op's C, whatever the intervals: the op's failure, named
     // as when the wrong value reaches an output, not as the interval of a cast that reads it.
     if (error.is_bool()) return "engines-" + std::string(op_name(error.op()));

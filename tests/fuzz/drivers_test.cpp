@@ -2,7 +2,8 @@
 // condition, a remainder's range check, an overflow decision, NaN and -0 order in max and
 // min, the constant tables no generated stack was long enough to reach, a kernel that kills
 // its process, an equality decided where the generator's expressions hid the decision, a helper
-// that breaks a tie the wrong way, a rule that takes two different dividends for one) are each
+// that breaks a tie the wrong way, a rule that takes two different dividends for one, a table's
+// element read back wrong, which intervals check) are each
 // found by every driver of the one generator: the seeded PRNG of campaigns, RapidCheck, and bytes
 // (the input mapping of the fuzz_diff libFuzzer target).
 #include <gtest/gtest.h>
@@ -36,7 +37,8 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::ParamNumberedBelow,      Plant::LinearSubAsAdd,
                          Plant::LinearSubReversed,       Plant::WhereUnparenthesized,
                          Plant::CompositeFlipUnreversed, Plant::PrintBoolPadFill,
-                         Plant::BinaryUnparenthesized,   Plant::MemoIgnoresIndex};
+                         Plant::BinaryUnparenthesized,   Plant::MemoIgnoresIndex,
+                         Plant::TableElementMisread};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

@@ -871,6 +871,28 @@ TEST_F(Planted, AStageNoKernelWritesIsStageWhicheverOpReadsIt) {
     EXPECT_EQ(signature_through(target, text), "target-stage") << text;
 }
 
+// A constant table read wrong (an i32 element taken for an f32's bits) gives every op that
+// reads a stack of literals wrong values, and each was named by the interval of the op whose
+// value first left it (`bounds-mul`, `bounds-where`, ...: ten signatures in 10 s). A table's
+// element lies in the hull of its literals, so the read itself is checked: the stack's.
+TEST_F(Planted, ATableReadWrongIsTheStacksWhicheverOpReadsIt) {
+  const std::initializer_list<WithOpts> programs = {
+      {"%t = stack 1000 1001 1002 1003\n%v = mul %t 3\n", "table=2"},
+      {"%t = stack -7 -9 -8 -6\n%c = cmplt %t -8\n%v = where %c %t 4\n", "table=2"},
+      {"%t = stack 70 90 80 60\n%v = cast %t dtype=f32\n", "table=2"},
+      {"%t = stack 70 90 80 60\n%m = reshape %t shape=[2 2]\n%r = reduce %m op=max\n", "table=2"},
+      {"%t = stack -5 0 5 7\n%v = idiv %t 2\n", "table=2"},
+      {"%t = stack 3 9 4\n%x = buffer 3 dtype=i32\n%v = sub %x %t\n", "table=2"},
+  };
+  expect_signature_under(Plant::TableElementMisread, programs, "engines-stack");
+  set_plant(Plant::None);
+  Target target = planted_engine("table_element_misread");
+  Program p = parse_program("%t = stack 1000 1001 1002 1003\n%v = mul %t 3\n", "t.uir");
+  std::optional<Failure> f = check_target(p, target, nullptr, fixed("table=2", 1));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(target_signature(*f, p, target), "target-stack");
+}
+
 // A composite form that cannot be built (a reshape to the wrong size inside an i32 flip's
 // anti-identity) throws for every program with such a flip, and each was named by the ops of
 // its outputs (hundreds of signatures in a few seconds): it is the op's composite.
