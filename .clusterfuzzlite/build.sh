@@ -13,8 +13,10 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_CXX_FLAGS="$CXXFLAGS -D_GLIBCXX_ASSERTIONS -fsanitize-coverage-ignorelist=$root/fuzz/coverage_ignore.txt" \
   -DUOPC_BUILD_TESTS=OFF -DUOPC_BUILD_BENCH=OFF \
   -DUOPC_FUZZ_TARGETS=ON -DUOPC_FUZZING_ENGINE="$LIB_FUZZING_ENGINE"
-cmake --build "$build" --target fuzz_diff fuzz_parse fuzz_symbolic
+cmake --build "$build" --target fuzz_diff fuzz_parse fuzz_symbolic uopc_smt_z3
 mkdir -p "$OUT"
+# z3's encoding, which the targets load from beside themselves (fuzz/smt_load.cpp).
+cp "$build/fuzz/libuopc_smt_z3.so" "$OUT/"
 
 for name in diff parse symbolic; do
   target=fuzz_$name

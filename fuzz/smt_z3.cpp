@@ -384,7 +384,7 @@ struct Impl {
     v.kind = Verdict::Kind::Refuted;
     z3::model m = solver.get_model();
     for (const auto& [n, e] : leaves)
-      v.counterexample += host().leaf_name(n) + "=" + value_str(m, e, n->dtype) + " ";
+      v.counterexample += std::string(host().leaf_name(n)) + "=" + value_str(m, e, n->dtype) + " ";
     v.counterexample += ":";
     for (size_t k = 0; k < shown.size(); ++k)
       v.counterexample += (k ? " vs " : " ") + value_str(m, shown[k].first, shown[k].second);
@@ -486,65 +486,97 @@ class Z3Solver : public SmtSolver {
  public:
   explicit Z3Solver(unsigned timeout_ms) : m_(timeout_ms) {}
 
-  Verdict equal(const UOpRef& a, const UOpRef& b) override {
-    return m_.guarded([&] {
-      z3::expr x = m_.encode(a), y = m_.encode(b);
-      return m_.prove(m_.same(x, y, a->dtype), {{x, a->dtype}, {y, b->dtype}});
+  SmtAnswer equal(const UOpRef& a, const UOpRef& b) override {
+    return answer([&] { return m_.guarded([&] { return equal_claim(a, b); }); });
+  }
+
+  SmtAnswer equal_and_bounded(const UOpRef& a, const UOpRef& b) override {
+    return answer([&] {
+      // Under a long time limit (triage's), a whole query that runs into it costs what
+      // hundreds of one-op proofs do; under the oracle's short one, most whole queries take
+      // less.
+      if (m_.timeout_ms >= kStepwiseFromMs && m_.bounded_by_steps(a) && m_.bounded_by_steps(b))
+        return m_.guarded([&] { return equal_claim(a, b); });
+      return m_.guarded([&] {
+        z3::expr x = m_.encode(a), y = m_.encode(b);
+        return m_.prove(m_.same(x, y, a->dtype) && m_.inside(x, a) && m_.inside(y, b),
+                        {{x, a->dtype}, {y, b->dtype}});
+      });
     });
   }
 
-  Verdict equal_and_bounded(const UOpRef& a, const UOpRef& b) override {
-    // Under a long time limit (triage's), a whole query that runs into it costs what hundreds
-    // of one-op proofs do; under the oracle's short one, most whole queries take less.
-    if (m_.timeout_ms >= kStepwiseFromMs && m_.bounded_by_steps(a) && m_.bounded_by_steps(b))
-      return equal(a, b);
-    return m_.guarded([&] {
-      z3::expr x = m_.encode(a), y = m_.encode(b);
-      return m_.prove(m_.same(x, y, a->dtype) && m_.inside(x, a) && m_.inside(y, b),
-                      {{x, a->dtype}, {y, b->dtype}});
+  SmtAnswer within(const UOpRef& e, const Interval& claimed) override {
+    return answer([&] {
+      return m_.guarded([&] {
+        z3::expr x = m_.encode(e);
+        if (e->dtype == DType::Bool) x = z3::ite(x, m_.i32(1), m_.i32(0));
+        return m_.prove(m_.between(x, claimed.lo, claimed.hi), {{x, DType::I32}});
+      });
     });
   }
 
-  Verdict within(const UOpRef& e, const Interval& claimed) override {
-    return m_.guarded([&] {
-      z3::expr x = m_.encode(e);
-      if (e->dtype == DType::Bool) x = z3::ite(x, m_.i32(1), m_.i32(0));
-      return m_.prove(m_.between(x, claimed.lo, claimed.hi), {{x, DType::I32}});
+  SmtAnswer exact_fits_i32(Op op, const UOpRef& a, const UOpRef& b) override {
+    return answer([&] {
+      return m_.guarded([&] {
+        if (m_.bv) return Verdict{};  // exact results are integers
+        z3::expr x = m_.encode(a);
+        z3::expr y = b ? m_.encode(b) : m_.i32(0);
+        z3::expr exact = op == Op::Add   ? x + y
+                         : op == Op::Sub ? x - y
+                         : op == Op::Mul ? x * y
+                         : op == Op::Neg ? -x
+                                         : throw Unsupported{op};
+        return m_.prove(m_.in_i32(exact), {{x, DType::I32}, {y, DType::I32}});
+      });
     });
   }
 
-  Verdict exact_fits_i32(Op op, const UOpRef& a, const UOpRef& b) override {
-    return m_.guarded([&] {
-      if (m_.bv) return Verdict{};  // exact results are integers
-      z3::expr x = m_.encode(a);
-      z3::expr y = b ? m_.encode(b) : m_.i32(0);
-      z3::expr exact = op == Op::Add   ? x + y
-                       : op == Op::Sub ? x - y
-                       : op == Op::Mul ? x * y
-                       : op == Op::Neg ? -x
-                                       : throw Unsupported{op};
-      return m_.prove(m_.in_i32(exact), {{x, DType::I32}, {y, DType::I32}});
-    });
-  }
-
-  Verdict c_division_agrees(Op op, const UOpRef& a, const UOpRef& b) override {
-    return m_.guarded([&] {
-      if (m_.bv) return Verdict{};  // C's truncation is written over the integers
-      if (b->op != Op::Const) throw Unsupported{op};
-      int64_t d = b->value.as_i32();
-      z3::expr x = m_.encode(a), y = m_.i32(d);
-      if (d == 0) return m_.prove(m_.ctx.bool_val(false), {{x, DType::I32}});
-      // C99 6.5.5: / truncates toward zero, and (a/b)*b + a%b == a. INT32_MIN / -1 overflows.
-      z3::expr defined = !(x == m_.i32(INT32_MIN) && y == -1);
-      z3::expr q = m_.trunc_div(x, d);
-      z3::expr c = op == Op::Idiv ? q : x - y * q;
-      z3::expr spec = op == Op::Idiv ? m_.floor_div(x, y) : m_.floor_mod(x, y);
-      return m_.prove(defined && c == spec, {{x, DType::I32}, {c, DType::I32}, {spec, DType::I32}});
-    });
+  SmtAnswer c_division_agrees(Op op, const UOpRef& a, const UOpRef& b) override {
+    return answer([&] { return m_.guarded([&] { return division_claim(op, a, b); }); });
   }
 
  private:
+  Verdict equal_claim(const UOpRef& a, const UOpRef& b) {
+    z3::expr x = m_.encode(a), y = m_.encode(b);
+    return m_.prove(m_.same(x, y, a->dtype), {{x, a->dtype}, {y, b->dtype}});
+  }
+
+  Verdict division_claim(Op op, const UOpRef& a, const UOpRef& b) {
+    if (m_.bv) return Verdict{};  // C's truncation is written over the integers
+    if (b->op != Op::Const) throw Unsupported{op};
+    int64_t d = b->value.as_i32();
+    z3::expr x = m_.encode(a), y = m_.i32(d);
+    if (d == 0) return m_.prove(m_.ctx.bool_val(false), {{x, DType::I32}});
+    // C99 6.5.5: / truncates toward zero, and (a/b)*b + a%b == a. INT32_MIN / -1 overflows.
+    z3::expr defined = !(x == m_.i32(INT32_MIN) && y == -1);
+    z3::expr q = m_.trunc_div(x, d);
+    z3::expr c = op == Op::Idiv ? q : x - y * q;
+    z3::expr spec = op == Op::Idiv ? m_.floor_div(x, y) : m_.floor_mod(x, y);
+    return m_.prove(defined && c == spec, {{x, DType::I32}, {c, DType::I32}, {spec, DType::I32}});
+  }
+
+  // f's verdict as the boundary carries it; an exception stops here, since the host may
+  // unwind with another C++ runtime than this one.
+  template <class F>
+  SmtAnswer answer(F f) {
+    try {
+      last_ = f();
+      return {last_.kind, last_.counterexample.c_str(), nullptr};
+    } catch (const z3::exception& e) {
+      error_ = e.msg();
+    } catch (const std::exception& e) {
+      error_ = e.what();
+    } catch (...) {
+      error_ = "an unknown exception";
+    }
+    m_.reset();
+    m_.bv = false;
+    return {Verdict::Kind::Unknown, "", error_.c_str()};
+  }
+
   Impl m_;
+  Verdict last_;
+  std::string error_;
 };
 
 }  // namespace
