@@ -18,6 +18,7 @@
 #include "cli/self_engine.h"
 #include "cli/source.h"
 #include "fuzz/compare.h"
+#include "fuzz/expr_text.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
 #include "fuzz/target.h"
@@ -260,6 +261,13 @@ int run_reduce(const ReduceArgs& a) {
   // Read once: standard input ("-") can be read only once.
   const std::string source = read_source(a.path);
   Program p = parse_program(source, a.path == "-" ? "<stdin>" : a.path);
+  // The symbolic oracle's reproducer is one expression on a comment line: the program around
+  // it is empty, and no oracle of a program can fail it.
+  if (read_expression(source, p.file))
+    throw UserError(Location{p.file},
+                    "this is an expression of the symbolic oracle, not a program: uopc reduce "
+                    "shrinks programs; `uopc fuzz --check " +
+                        p.file + "` checks the expression");
 
   std::string oracle = a.oracle, detail, signature;
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};

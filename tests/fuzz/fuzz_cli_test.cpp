@@ -525,6 +525,22 @@ TEST(ReduceCli, RefusesAProgramThatDoesNotFail) {
   EXPECT_NE(c.err.find("nothing to reduce: every oracle agrees"), std::string::npos) << c.err;
 }
 
+// The symbolic oracle's reproducer fails (`fuzz --check` exits 1), but it is an expression,
+// which reduce does not shrink: it says so rather than that every oracle agrees.
+TEST(ReduceCli, SaysAnExpressionIsNotAProgram) {
+  std::string path = ::testing::TempDir() + "/div-div.uir";
+  std::ofstream(path) << "# expression: ((neg(x0)//1073741824)//64)  ->  ((x0*-1)//0)  x0 in "
+                         "[-8388608, 8388608]\n";
+  std::string plant = " --plant div_div_unchecked";
+  EXPECT_EQ(testing::run_uopc("fuzz --check " + path + plant).exit_code, 1);
+  auto c = testing::run_uopc("reduce " + path + plant);
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.err.find("div-div.uir: error: this is an expression of the symbolic oracle, not a "
+                       "program"),
+            std::string::npos)
+      << c.err;
+}
+
 // A hand-written test that `uopc run` fails only under its own default settings (kernel
 // options chosen by auto): reduce and --check, given no settings, try those too, and the
 // reproducer's settings shrink from there. Settings given are kept to.
@@ -675,7 +691,8 @@ TEST(TargetProtocol, ACommandWithShellSyntaxRunsThroughTheShell) {
     auto wrong = testing::run_uopc("fuzz --check " + file + " --target " +
                                    shell_quote(command + " --backend nosuch"));
     EXPECT_EQ(wrong.exit_code, 1) << command << "\n" << wrong.out << wrong.err;
-    EXPECT_NE(wrong.out.find("signature: target-exit2"), std::string::npos) << command << "\n" << wrong.out;
+    EXPECT_NE(wrong.out.find("signature: target-exit2"), std::string::npos) << command << "\n"
+                                                                            << wrong.out;
   }
 }
 
