@@ -107,7 +107,6 @@ UOpRef flip_axis(const UOpRef& x0, int axis0) {
   UOpRef x = around(x0, axis0);
   int axis = 1, last = 2;
   UOpRef xl = move_axis(x, axis, last);
-  Shape lead(xl->shape.begin(), xl->shape.end() - 1);
   UOpRef y;
   if (x->dtype == DType::I32) {
     UOpRef xt = move_axis(xl, last, 0);  // [n] + lead, indexed by j first
