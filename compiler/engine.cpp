@@ -171,6 +171,7 @@ void Executable::refill(const InterpOptions& options) {
 
 void Executable::run() {
   const std::vector<KernelSpec>& kernels = compiled_.schedule.kernels;
+  if (compiled_.options.check_bounds) check_parameters();
   for (size_t k = 0; k < kernels.size(); ++k) {
     std::vector<void*> args;
     for (int b : kernels[k].args) args.push_back(buffers_[static_cast<size_t>(b)].data());
@@ -179,6 +180,24 @@ void Executable::run() {
   // Unchecked, a kernel may copy any byte it reads from outside a buffer; only with the
   // bounds checked is a bool that is not 0 or 1 surely one never written.
   if (compiled_.options.check_bounds) check_written();
+}
+
+// The checked kernels test each offset against the size their code gives a parameter, so a
+// buffer allocated smaller than that (a size the scheduler got wrong) would be read and written
+// past its end unseen: each parameter's size is first held against the buffer it is handed.
+void Executable::check_parameters() const {
+  const std::vector<KernelSpec>& kernels = compiled_.schedule.kernels;
+  for (const KernelSpec& k : kernels)
+    for (const UOp* n : topo_order({k.sink})) {
+      if (n->op != Op::Param) continue;
+      size_t param = static_cast<size_t>(n->arg[0]);
+      // The buffer's own size, not its bytes: an empty buffer still gets one byte.
+      int64_t held = compiled_.schedule.buffers[static_cast<size_t>(k.args.at(param))].size;
+      if (held < n->shape[0])
+        throw BoundsError(k.name + "'s parameter " + std::to_string(param) + " is " +
+                          std::to_string(n->shape[0]) + " elements long, and its buffer holds " +
+                          std::to_string(held));
+    }
 }
 
 // With bounds checked no kernel copies a byte from outside a buffer, so a bool element that is

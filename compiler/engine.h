@@ -118,6 +118,7 @@ class Executable {
   Tensor value(const UOp* node) const;
   void run_kernel(size_t k, void** args);
   void check_written() const;
+  void check_parameters() const;
 
   const Program& program_;
   const CompiledProgram& compiled_;

@@ -1,5 +1,7 @@
 #include "compiler/schedule.h"
 
+#include <algorithm>
+
 #include "compiler/rangeify.h"
 #include "ir/loop.h"
 #include "ir/plant.h"
@@ -26,8 +28,13 @@ class Scheduler {
  private:
   int buffer_for(const UOp* n) {
     auto [it, fresh] = s_.buffer_of.try_emplace(n, static_cast<int>(s_.buffers.size()));
-    if (fresh) s_.buffers.push_back({n->dtype, n->numel(), n});
+    if (fresh) s_.buffers.push_back({n->dtype, buffer_size(*n), n});
     return it->second;
+  }
+
+  static int64_t buffer_size(const UOp& n) {
+    if (planted(Plant::BufferOneShort)) return std::max<int64_t>(0, n.numel() - 1);
+    return n.numel();
   }
 
   // An input needs no kernel: readers use its buffer.

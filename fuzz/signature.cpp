@@ -1423,7 +1423,8 @@ std::string function_name(std::string symbol) {
 }
 
 // Whether a program of p's output values, up to 16 distinct ones each alone in a one-literal
-// stack, fails.
+// stack, fails. A program with no output element (only asserts, or empty values) echoes a 0
+// of each of its dtypes instead.
 bool echo_fails(const Program& p, const Test& fails) {
   InterpResult r;
   try {
@@ -1432,12 +1433,19 @@ bool echo_fails(const Program& p, const Test& fails) {
     return false;
   }
   Program echo;
+  auto add = [&](Scalar v) {
+    echo.statements.push_back(
+        {"%e" + std::to_string(echo.statements.size()), stack({literal(v)}), 1, false});
+  };
   std::set<uint32_t> seen;
   for (const auto& [statement, value] : r.outputs)
     for (int64_t i = 0; i < value.size() && echo.statements.size() < 16; ++i)
-      if (Scalar v = value.at(i); seen.insert(v.bits).second)
-        echo.statements.push_back(
-            {"%e" + std::to_string(echo.statements.size()), stack({literal(v)}), 1, false});
+      if (Scalar v = value.at(i); seen.insert(v.bits).second) add(v);
+  if (echo.statements.empty()) {
+    std::set<DType> dtypes;
+    for (const UOp* n : topo_order(p.roots())) dtypes.insert(n->dtype);
+    for (DType t : dtypes) add(Scalar::zero(t));
+  }
   return !echo.statements.empty() && fails(echo);
 }
 
@@ -2039,6 +2047,10 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
     std::optional<Failure> g = check_engines(q, backend);
     return g && oracle_family(g->oracle) == family;
   };
+  // One that cannot even return literals, each in a one-literal stack (nothing computed, no
+  // input read), fails whatever the program's ops: "engines-const", as an engine behind
+  // --target is named (target_signature). Its copy fails too, so it is asked first.
+  if (family == "engines" && echo_fails(p, copy_fails_here)) return "engines-const";
   // (uopc's engine is the same one whichever backend compiles it; the plant changes it)
   std::string this_engine = "uopc " + std::string(plant_name(active_plant()));
   if (family == "engines" && copy_fails(p, copy_fails_here, this_engine)) return "engines-buffer";

@@ -893,6 +893,26 @@ TEST_F(Planted, ATableReadWrongIsTheStacksWhicheverOpReadsIt) {
   EXPECT_EQ(target_signature(*f, p, target), "target-stack");
 }
 
+// Buffers one element short fail every program, a one-literal stack's too, each where a
+// kernel first stores out of bounds: named by localizing, each program got the op of its own
+// first failing probe (engines-add, engines-neg, ...). An engine that cannot return literals
+// is the engine's, whatever the program computes: engines-const, as through --target.
+TEST_F(Planted, AnEngineThatCannotReturnLiteralsIsNamedOnce) {
+  const std::initializer_list<WithOpts> programs = {
+      {"%x = buffer 4 dtype=i32\n%v = neg %x\n", "none"},
+      {"%t = stack 1 2 3\n%v = add %t 1\n", "none"},
+      {"%x = buffer 6 dtype=f32\n%m = reshape %x shape=[2 3]\n%r = reduce %m op=max\n", "none"},
+      {"%x = buffer 4 dtype=bool\n%v = not %x\n", "upcast=0:2"},
+      {"%x = buffer 3 dtype=i32\n%p = pad %x pads=[1 1]\n%f = flip %p axes=[0]\n", "none"},
+  };
+  expect_signature_under(Plant::BufferOneShort, programs, "engines-const");
+  set_plant(Plant::None);
+  Target target = planted_engine("buffer_one_short");
+  for (const char* text :
+       {"%x = buffer 4 dtype=i32\n%v = neg %x\n", "%t = stack 1 2 3\n%v = add %t 1\n"})
+    EXPECT_EQ(signature_through(target, text), "target-const") << text;
+}
+
 // A composite form that cannot be built (a reshape to the wrong size inside an i32 flip's
 // anti-identity) throws for every program with such a flip, and each was named by the ops of
 // its outputs (hundreds of signatures in a few seconds): it is the op's composite.
