@@ -192,17 +192,29 @@ ChildRun in_child(const std::function<void(int fd)>& work, double limit_s) {
 // program's checks, which may kill or hang the process that runs them as they did the worker,
 // and the driver must outlive that. By the outputs' ops when the child dies, takes longer than
 // `limit_s`, or the campaign is stopped meanwhile.
+// The program is parsed in the child too: the code that crashed a worker may be the parser's
+// (a type rule's), and the driver must outlive it. The ops of the failing outputs when naming
+// dies, the oracle alone when that dies too.
 std::string signature_in_child(const Failure& f, Backend& backend, double limit_s) {
-  Program p;
-  try {
-    p = parse_program(f.program, "failing.uir");
-  } catch (const UserError&) {
-    return f.oracle;
-  }
-  std::string named =
-      in_child([&](int fd) { write_all(fd, failure_signature(f, p, backend, f.config)); }, limit_s)
-          .output;
-  return named.empty() ? by_outputs(f, p) : named;
+  auto named_in_child = [&](bool by_ops) {
+    return in_child(
+               [&](int fd) {
+                 Program p;
+                 try {
+                   p = parse_program(f.program, "failing.uir");
+                 } catch (const UserError&) {
+                   write_all(fd, f.oracle);
+                   return;
+                 }
+                 write_all(fd,
+                           by_ops ? by_outputs(f, p) : failure_signature(f, p, backend, f.config));
+               },
+               limit_s)
+        .output;
+  };
+  std::string named = named_in_child(false);
+  if (named.empty()) named = named_in_child(true);
+  return named.empty() ? f.oracle : named;
 }
 
 Comparison comparison_of(const FuzzArgs& a) {
@@ -683,6 +695,36 @@ EngineConfig config_of(uint64_t seed, const FuzzArgs& a) {
   return draw_engine_config(choices, p);
 }
 
+// The program and settings of a seed whose worker died, made again in a child process: what
+// killed the worker may be the generator's or the printer's code, and the driver must outlive
+// it. Empty when the child dies too.
+struct SeedCheck {
+  std::string program;
+  EngineConfig config;
+};
+
+SeedCheck seed_check_in_child(uint64_t seed, const FuzzArgs& a, double limit_s) {
+  // The threads, the options (one line) and the program.
+  std::string out =
+      in_child(
+          [&](int fd) {
+            EngineConfig c = config_of(seed, a);
+            write_all(fd, std::to_string(c.threads) + "\n" + format_opts_choice(c.opts) + "\n" +
+                              program_of(seed, a));
+          },
+          limit_s)
+          .output;
+  size_t threads_end = out.find('\n');
+  size_t opts_end = threads_end == std::string::npos ? out.npos : out.find('\n', threads_end + 1);
+  if (opts_end == std::string::npos) return {};
+  SeedCheck made;
+  made.config.threads = std::stoi(out.substr(0, threads_end));
+  made.config.opts =
+      parse_opts_choice(out.substr(threads_end + 1, opts_end - threads_end - 1), "--opts");
+  made.program = out.substr(opts_end + 1);
+  return made;
+}
+
 struct Group {
   int64_t count = 0;
   int64_t repeats = 0;  // failures not shrunk, their signature shrunk enough
@@ -942,10 +984,13 @@ class Driver {
       if (go_on) spawn(j, next);
       return;
     }
-    Failure f{overdue ? "timeout" : "crash",
-              "the worker " + what +
-                  (shrinking ? " shrinking a failure of this program" : " checking this program"),
-              program_of(seed, a_), config_of(seed, a_)};
+    SeedCheck made = seed_check_in_child(seed, a_, limit_s(j));
+    Failure f{
+        overdue ? "timeout" : "crash",
+        "the worker " + what +
+            (shrinking ? " shrinking a failure of this program" : " checking this program") +
+            (made.program.empty() ? " (its program could not be made again: that died too)" : ""),
+        made.program, made.config};
     // A crash in uopc's own code is named by where it happened, whatever the worker was doing
     // (checking the program, naming its failure): that needs no rerun.
     std::string site = WIFSIGNALED(status) && !overdue ? crash_site_signature(j, status) : "";
