@@ -2048,9 +2048,10 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
     return g && oracle_family(g->oracle) == family;
   };
   // One that cannot even return literals, each in a one-literal stack (nothing computed, no
-  // input read), fails whatever the program's ops: "engines-const", as an engine behind
-  // --target is named (target_signature). Its copy fails too, so it is asked first.
-  if (family == "engines" && echo_fails(p, copy_fails_here)) return "engines-const";
+  // input read), fails whatever the program's ops: "engines-echo", named by that probe, not by
+  // an op (its smallest reproducer may hold no literal: a bare buffer fails too). Its copy
+  // fails too, so it is asked first.
+  if (family == "engines" && echo_fails(p, copy_fails_here)) return "engines-echo";
   // (uopc's engine is the same one whichever backend compiles it; the plant changes it)
   std::string this_engine = "uopc " + std::string(plant_name(active_plant()));
   if (family == "engines" && copy_fails(p, copy_fails_here, this_engine)) return "engines-buffer";

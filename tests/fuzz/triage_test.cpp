@@ -896,7 +896,8 @@ TEST_F(Planted, ATableReadWrongIsTheStacksWhicheverOpReadsIt) {
 // Buffers one element short fail every program, a one-literal stack's too, each where a
 // kernel first stores out of bounds: named by localizing, each program got the op of its own
 // first failing probe (engines-add, engines-neg, ...). An engine that cannot return literals
-// is the engine's, whatever the program computes: engines-const, as through --target.
+// is the engine's, whatever the program computes: engines-echo (target-const through --target,
+// as an engine that prints literals wrong is).
 TEST_F(Planted, AnEngineThatCannotReturnLiteralsIsNamedOnce) {
   const std::initializer_list<WithOpts> programs = {
       {"%x = buffer 4 dtype=i32\n%v = neg %x\n", "none"},
@@ -905,7 +906,7 @@ TEST_F(Planted, AnEngineThatCannotReturnLiteralsIsNamedOnce) {
       {"%x = buffer 4 dtype=bool\n%v = not %x\n", "upcast=0:2"},
       {"%x = buffer 3 dtype=i32\n%p = pad %x pads=[1 1]\n%f = flip %p axes=[0]\n", "none"},
   };
-  expect_signature_under(Plant::BufferOneShort, programs, "engines-const");
+  expect_signature_under(Plant::BufferOneShort, programs, "engines-echo");
   set_plant(Plant::None);
   Target target = planted_engine("buffer_one_short");
   for (const char* text :
