@@ -26,10 +26,4 @@ std::string shape_str(const Shape& shape) {
   return out + "]";
 }
 
-std::vector<int64_t> strides_of(const Shape& shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
-  return strides;
-}
-
 }  // namespace uopc

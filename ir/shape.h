@@ -20,7 +20,4 @@ int64_t element_count(const Shape& shape);
 // "[3 4]"; "[]" for a scalar.
 std::string shape_str(const Shape& shape);
 
-// Row-major strides, in elements.
-std::vector<int64_t> strides_of(const Shape& shape);
-
 }  // namespace uopc
