@@ -171,7 +171,9 @@ void Executable::refill(const InterpOptions& options) {
 
 void Executable::run() {
   const std::vector<KernelSpec>& kernels = compiled_.schedule.kernels;
-  if (compiled_.options.check_bounds) check_parameters();
+  // Once: a refill gives each buffer the same size.
+  if (compiled_.options.check_bounds && !parameters_checked_) check_parameters();
+  parameters_checked_ = true;
   for (size_t k = 0; k < kernels.size(); ++k) {
     std::vector<void*> args;
     for (int b : kernels[k].args) args.push_back(buffers_[static_cast<size_t>(b)].data());

@@ -126,6 +126,7 @@ class Executable {
   std::shared_ptr<Module> module_;  // shared within a CompileMemo
   std::vector<KernelFn> kernels_;
   int threads_ = 1;
+  bool parameters_checked_ = false;
   Iterations iterations_;
 };
 
