@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstring>
+#include <stdexcept>
 
 #include "compiler/big_stack.h"
 #include "compiler/compile_memo.h"
@@ -74,11 +75,23 @@ bool shallow(const Program& p) {
 
 namespace {
 
+// The program passed the type rules, and every pass builds only nodes that keep to them. A rule
+// that refuses one of its nodes is that invariant broken (a literal or a cast of the wrong
+// dtype), named as the lowering's, not by the op whose rule happened to notice it first.
+Schedule lowered(const Program& p, const OptsChoice& opts) {
+  try {
+    return make_schedule(p, opts);
+  } catch (const TypeError& e) {
+    throw std::logic_error(std::string("lowering: built a node the type rules refuse: ") +
+                           e.what());
+  }
+}
+
 CompiledProgram compile_anew(const Program& p, const RenderOptions& options,
                              const OptsChoice& opts) {
   return with_big_stack(
       [&] {
-        CompiledProgram c{make_schedule(p, opts), "", options};
+        CompiledProgram c{lowered(p, opts), "", options};
         std::string kernels;
         for (const KernelSpec& k : c.schedule.kernels)
           kernels += "\n" + render_kernel(k.name, k.sink, options, k.opts.upcast.size() >= 2);

@@ -360,11 +360,12 @@ class PointEvaluator {
     values_.resize(steps_.size());
   }
 
-  // The values of the two expressions with variable k at at[k].
+  // The values of the two expressions with variable k at at[k], as their bits: the two are
+  // compared, and they may be bool or f32 as well as i32.
   std::pair<int32_t, int32_t> at(const std::vector<int32_t>& point) {
     exact_ = true;
     for (size_t i = 0; i < steps_.size(); ++i) values_[i] = value_of(steps_[i], point);
-    return {values_[e_].as_i32(), values_[s_].as_i32()};
+    return {static_cast<int32_t>(values_[e_].bits), static_cast<int32_t>(values_[s_].bits)};
   }
   // Where a node's value is, and the value there at the last point.
   size_t step_of(const UOp* n) const { return index_.at(n); }

@@ -14,6 +14,7 @@ Scalar Scalar::of_f32(float v) {
   return {DType::F32, std::bit_cast<uint32_t>(v)};
 }
 float Scalar::as_f32() const {
+  expect(DType::F32);
   return std::bit_cast<float>(bits);
 }
 

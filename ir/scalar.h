@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -21,11 +23,27 @@ struct Scalar {
   static Scalar of_f32(float v);
   static Scalar zero(DType d) { return {d, 0u}; }
 
-  bool as_bool() const { return bits != 0; }
-  int32_t as_i32() const { return static_cast<int32_t>(bits); }
+  // Reading a literal as another dtype than its own is a bug of the caller (an identity or a
+  // fill of the wrong dtype), not a conversion: it throws std::logic_error, naming both.
+  bool as_bool() const { return expect(DType::Bool), bits != 0; }
+  int32_t as_i32() const { return expect(DType::I32), static_cast<int32_t>(bits); }
   float as_f32() const;
 
   bool operator==(const Scalar& o) const { return dtype == o.dtype && bits == o.bits; }
+
+ private:
+  void expect(DType d) const {
+    if (dtype != d) [[unlikely]]
+      read_as(d);
+  }
+  // Inline, as the z3 module (fuzz/smt_solver.h) links none of the ir library.
+  [[noreturn]] void read_as(DType d) const {
+    static constexpr const char* kNames[] = {"bool", "i32", "f32"};
+    char text[96];
+    std::snprintf(text, sizeof text, "literal: %s bits 0x%08x read as %s",
+                  kNames[static_cast<int>(dtype)], bits, kNames[static_cast<int>(d)]);
+    throw std::logic_error(text);
+  }
 };
 
 // LANGUAGE.md §6's element format: "1", "-0", "inf", "nan", "true", "-7"; shortest round trip.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace uopc {
@@ -155,6 +157,17 @@ struct Interned : UOp {
   }
 };
 
+// A literal or a pad's fill holds a value of the node's own dtype. A pass that builds one
+// from the wrong dtype's identity or fill would otherwise hand the renderer bits it prints
+// as another type's number.
+void check_value_dtype(const UOpFields& f) {
+  if ((f.op != Op::Const && f.op != Op::Pad) || f.value.dtype == f.dtype) return;
+  throw std::logic_error("literal: a " + std::string(op_name(f.op)) + " of dtype " +
+                         std::string(dtype_name(f.dtype)) + " made with the " +
+                         std::string(dtype_name(f.value.dtype)) + " value " +
+                         format_element(f.value));
+}
+
 // The node with `fields`, or a new one made of the UOp that `create` returns.
 template <class Create>
 UOpRef intern(const UOpFields& fields, Create create) {
@@ -162,6 +175,7 @@ UOpRef intern(const UOpFields& fields, Create create) {
   Table& t = table();
   std::lock_guard lock(t.mutex);
   if (UOpRef existing = t.entries.find_same(fields, hash)) return existing;
+  check_value_dtype(fields);
   auto node = std::make_shared<Interned>(create());
   node->hash = hash;
   t.entries.insert(node.get(), node);

@@ -1,8 +1,11 @@
 // The interned node: structural equality is pointer equality, and dropping a graph frees it.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "ir/build.h"
 #include "ir/parse.h"
+#include "ir/uop.h"
 
 namespace uopc {
 namespace {
@@ -21,6 +24,40 @@ TEST(UOp, LiteralsCompareByBits) {
   EXPECT_EQ(literal(Scalar::of_f32(1.5f)).get(), literal(Scalar::of_f32(1.5f)).get());
   EXPECT_NE(literal(Scalar::of_f32(0.0f)).get(), literal(Scalar::of_f32(-0.0f)).get());
   EXPECT_NE(literal(Scalar::of_i32(1)).get(), literal(Scalar::of_f32(1.0f)).get());
+}
+
+// A literal of one dtype used as another is a caller's bug (an identity or a fill of the
+// wrong dtype): reading it, or making a node of another dtype hold it, throws, naming both.
+TEST(UOp, ALiteralIsOnlyEverItsOwnDtype) {
+  Scalar inf = Scalar::of_f32(1.0f / 0.0f);
+  EXPECT_THROW(
+      {
+        try {
+          (void)inf.as_i32();
+        } catch (const std::logic_error& e) {
+          EXPECT_STREQ(e.what(), "literal: f32 bits 0x7f800000 read as i32");
+          throw;
+        }
+      },
+      std::logic_error);
+  EXPECT_THROW((void)Scalar::of_i32(1).as_bool(), std::logic_error);
+  EXPECT_THROW((void)Scalar::of_bool(true).as_f32(), std::logic_error);
+  EXPECT_EQ(Scalar::of_i32(-7).as_i32(), -7);
+  EXPECT_THROW(
+      {
+        try {
+          make_uop(Op::Const, DType::I32, {}, {}, {}, inf);
+        } catch (const std::logic_error& e) {
+          EXPECT_STREQ(e.what(), "literal: a const of dtype i32 made with the f32 value inf");
+          throw;
+        }
+      },
+      std::logic_error);
+  UOpRef x = buffer(4, DType::Bool, 0);
+  EXPECT_THROW(make_uop(Op::Pad, DType::Bool, {6}, {x}, {1, 1}, Scalar::of_i32(0)),
+               std::logic_error);
+  EXPECT_EQ(make_uop(Op::Pad, DType::Bool, {6}, {x}, {1, 1}, Scalar::of_bool(true))->value,
+            Scalar::of_bool(true));
 }
 
 TEST(UOp, DroppingAGraphFreesItsNodes) {
