@@ -1079,9 +1079,9 @@ class Driver {
              target_replay(a_.target, a_.target_persistent, path,
                            target_environment(r.failure.config)) +
              "\n";
-    } else if (lost_in_text(r.failure)) {
-      // The text below was printed by the printer that loses the literal or the node's field:
-      // the seed keeps it.
+    } else if (lost_in_text(r.failure) || r.failure.program.empty()) {
+      // The text below was printed by the printer that loses the literal or the node's field,
+      // or there is none (the generator threw making it): the seed keeps it.
       out += "# flags: " + r.failure.config.flags() + "\n";
       out += "# replay: uopc fuzz --replay " + std::to_string(r.seed) + replay_flags(a_) + "\n";
     } else {
@@ -1158,9 +1158,11 @@ class Driver {
                   r.failure.detail.c_str());
       if (!r.failure.log.empty())
         std::printf("the engine's last lines on stderr:\n%s", as_comment(r.failure.log).c_str());
-      std::printf("# program (seed %llu; replay with uopc fuzz --replay %llu%s):\n%s",
+      std::printf("# program (seed %llu; replay with uopc fuzz --replay %llu%s)%s\n%s",
                   static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.seed),
-                  replay_flags(a_).c_str(), r.failure.program.c_str());
+                  replay_flags(a_).c_str(),
+                  r.failure.program.empty() ? ": none could be made" : ":",
+                  r.failure.program.c_str());
       if (!r.failure.program.empty() && r.failure.program.back() != '\n') std::printf("\n");
     }
     if (a_.stats) print_stats();
@@ -1205,9 +1207,10 @@ int replay(const FuzzArgs& a) {
     return 0;
   }
   // Every line before the program is a comment, so the output is a .uir file.
-  std::printf("%s# program (seed %llu):\n%s",
+  std::printf("%s# program (seed %llu)%s\n%s",
               as_comment("disagreement: the " + f->oracle + " oracle failed: " + f->detail).c_str(),
-              static_cast<unsigned long long>(seed), f->program.c_str());
+              static_cast<unsigned long long>(seed),
+              f->program.empty() ? ": none could be made" : ":", f->program.c_str());
   return 1;
 }
 

@@ -91,12 +91,27 @@ std::optional<Failure> check_steering(const Program& p, const Steering& steering
   return Failure{"steering", why + " (" + steering.flags() + ")", print_program(p)};
 }
 
+// The generator builds its programs with the builders the parser uses, so each passes the
+// type rules by construction. A builder that throws on one is a bug in the generator, a rule
+// or an invariant the build trips (a literal of the wrong dtype), met before any program
+// exists: the generator oracle's failure, with no program, replayed from the seed or input.
+template <class Make>
+std::optional<Failure> generated(Program& out, const Make& make) {
+  try {
+    out = make();
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    return Failure{"generator", std::string("threw: ") + e.what(), ""};
+  }
+}
+
 }  // namespace
 
 std::optional<Failure> check_seed(uint64_t seed, Backend& backend, const GenOptions& gen,
                                   SeedStats* stats) {
   RandomChoices choices(seed);
-  Program p = generate(choices, gen);
+  Program p;
+  if (auto f = generated(p, [&] { return generate(choices, gen); })) return f;
   if (auto f = check_steering(p, gen.steering)) return f;
   if (stats) count_edges(p, stats->edges);
   if (auto f = check_engines(p, backend, draw_engine_config(choices, p))) return f;
@@ -128,7 +143,8 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend, const Ste
   GenOptions gen;
   gen.max_numel = 64;
   gen.steering = steering;
-  Program p = generate(choices, gen);
+  Program p;
+  if (auto f = generated(p, [&] { return generate(choices, gen); })) return f;
   if (auto f = check_steering(p, steering)) return f;
   EngineConfig config = draw_engine_config(choices, p);
   auto program = [&] { return check_program(p, backend, false, config); };
@@ -152,7 +168,8 @@ Program target_program(uint64_t seed, Choices& choices, const GenOptions& gen) {
 std::optional<Failure> check_seed_target(uint64_t seed, const GenOptions& gen, Target& target,
                                          bool rejection, bool* skipped) {
   RandomChoices choices(seed);
-  Program p = target_program(seed, choices, gen);
+  Program p;
+  if (auto f = generated(p, [&] { return target_program(seed, choices, gen); })) return f;
   if (auto f = check_steering(p, gen.steering)) return f;
   // As uopc's own engine is run (check_seed); a persistent engine keeps its settings from one
   // start to the next, so it gets the plain ones throughout.
