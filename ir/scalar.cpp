@@ -59,7 +59,7 @@ Scalar reduce_identity(Op op, DType dtype) {
       if (dtype == DType::I32) return Scalar::of_i32(std::numeric_limits<int32_t>::min());
       return Scalar::of_bool(false);
     case Op::Min:
-      if (dtype == DType::F32) return Scalar::of_f32(inf);
+      if (dtype == DType::F32 || planted(Plant::MinIdentityF32)) return Scalar::of_f32(inf);
       if (dtype == DType::I32) return Scalar::of_i32(std::numeric_limits<int32_t>::max());
       return Scalar::of_bool(true);
     default:

@@ -38,7 +38,8 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::LinearSubReversed,       Plant::WhereUnparenthesized,
                          Plant::CompositeFlipUnreversed, Plant::PrintBoolPadFill,
                          Plant::BinaryUnparenthesized,   Plant::MemoIgnoresIndex,
-                         Plant::TableElementMisread,     Plant::BufferOneShort};
+                         Plant::TableElementMisread,     Plant::BufferOneShort,
+                         Plant::MinIdentityF32};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

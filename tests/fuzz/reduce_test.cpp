@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <set>
+#include <stdexcept>
 
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
@@ -262,12 +263,21 @@ TEST_P(ReduceCases, EveryFailingCaseToAtMostFourStatements) {
   if (kills_process(GetParam().plant)) GTEST_SKIP() << kKillsProcess;
   set_plant(GetParam().plant);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
-  int failing = 0;
+  int failing = 0, unread = 0;
   for (const auto& e : std::filesystem::directory_iterator(UOPC_CASES_DIR)) {
     std::string name = e.path().filename().string();
     if (e.path().extension() != ".uir" || name.rfind("err_", 0) == 0) continue;
     std::string text = testing::read_file(e.path().string());
-    Program p = parse_program(text, name);
+    Program p;
+    try {
+      p = parse_program(text, name);
+    } catch (const std::logic_error&) {
+      // A plant in what the type rules compute (the interval of a reduce over nothing reads
+      // the identity) stops the file being read: uopc exits 3 naming the internal error, and
+      // there is no program to reduce.
+      ++unread;
+      continue;
+    }
     std::optional<Failure> f = check_program(p, *tcc, true);
     if (!f) continue;
     ++failing;
@@ -289,7 +299,8 @@ TEST_P(ReduceCases, EveryFailingCaseToAtMostFourStatements) {
     for (const std::string& fewer : single_removals(r.text))
       EXPECT_FALSE(still_fails(fewer)) << name << " is not 1-minimal:\n" << r.text;
   }
-  std::printf("%s: %d failing cases reduced\n", std::string(GetParam().name).c_str(), failing);
+  std::printf("%s: %d failing cases reduced, %d not read\n", std::string(GetParam().name).c_str(),
+              failing, unread);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ReduceCases, ::testing::ValuesIn(plant_list()),

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <tuple>
 
+#include "fuzz/campaign.h"
 #include "fuzz/gen.h"
 #include "fuzz/reduce.h"
 #include "fuzz/signature.h"
@@ -891,6 +892,47 @@ TEST_F(Planted, ATableReadWrongIsTheStacksWhicheverOpReadsIt) {
   std::optional<Failure> f = check_target(p, target, nullptr, fixed("table=2", 1));
   ASSERT_TRUE(f);
   EXPECT_EQ(target_signature(*f, p, target), "target-stack");
+}
+
+// An identity of the wrong dtype (min's f32 +inf for i32 and bool folds) is a literal used as
+// another dtype. Where a pass or the interpreter reads its bits as an i32 or a bool, or makes a
+// node of another dtype hold it, it is named by that invariant; where the lowering builds a
+// node of the wrong dtype with it (a blocked reduce's where), which some op's type rule refuses,
+// by the lowering's; never by the op whose rule or value showed it first (the same bug left 130
+// signatures in 20 s).
+TEST_F(Planted, ALiteralOfTheWrongDtypeIsNamedByTheInvariantItBreaks) {
+  expect_signature_under(
+      Plant::MinIdentityF32,
+      {{"%x = buffer 6 dtype=i32\n%m = reshape %x shape=[2 3]\n%r = reduce %m op=min\n", "none"},
+       {"%x = buffer 8 dtype=bool\n%m = reshape %x shape=[2 4]\n%r = reduce %m op=min pop=2\n",
+        "upcast=0:2"},
+       {"%t = stack -20\n%r = reduce %t op=min pop=0\n", "none"}},
+      "engines-threw-literal");
+  expect_signature_under(
+      Plant::MinIdentityF32,
+      {{"%x = buffer 8 dtype=bool\n%m = reshape %x shape=[4 2]\n%r = reduce %m op=min\n",
+        "block=2"},
+       {"%x = buffer 240 dtype=bool\n%m = reshape %x shape=[4 4 5 3]\n%n = not %m\n"
+        "%r = reduce %n op=min pop=4\n",
+        "block=2"}},
+      "engines-threw-lowering");
+}
+
+// A generator that cannot build its program (a builder throws on it) is the generator oracle's
+// failure, with no program and a signature named by the throw, not an exception that kills
+// the campaign's worker and leaves a reproducer with neither.
+TEST_F(Planted, AProgramTheBuildersRefuseIsTheGeneratorsFailure) {
+  set_plant(Plant::MinIdentityF32);  // the interval of a min over no elements reads it as i32
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  std::optional<Failure> found;
+  for (uint64_t seed = 1; seed <= 4000 && !found; ++seed) {
+    std::optional<Failure> f = check_seed(seed, *tcc, {});
+    if (f && f->oracle == "generator") found = f;
+  }
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->program, "");
+  EXPECT_EQ(found->detail, "threw: literal: f32 bits 0x7f800000 read as i32");
+  EXPECT_EQ(failure_signature(*found, Program{}, *tcc), "generator-threw-literal");
 }
 
 // Buffers one element short fail every program, a one-literal stack's too, each where a
