@@ -46,8 +46,19 @@ std::optional<std::string> throw_site(const Failure& f) {
   return f.detail.substr(start, end - start);
 }
 
+// A value the interpreter computed of another type than its node's ("threw: interp_permute:
+// computed ...") is the interpreter's own bug in that op, whichever oracle's run met it:
+// "interp-permute" for the engines and the composites oracle alike.
+std::optional<std::string> interpreter_invariant(const Failure& f) {
+  std::optional<std::string> where = throw_site(f);
+  static const std::string kPrefix = "interp_";
+  if (!where || where->rfind(kPrefix, 0) != 0) return std::nullopt;
+  return "interp-" + where->substr(kPrefix.size());
+}
+
 // The oracle and the ops of the output a failure names, or of every output.
 std::string by_outputs(const Failure& f, const Program& p) {
+  if (std::optional<std::string> own = interpreter_invariant(f)) return *own;
   if (std::optional<std::string> where = throw_site(f)) return f.oracle + "-threw-" + *where;
   std::set<std::string> ops;
   if (!f.detail.empty() && f.detail[0] == '%') {
@@ -2028,6 +2039,7 @@ namespace {
 
 std::string signature_named(const Failure& f, const Program& p, Backend& backend,
                             const EngineConfig& config) {
+  if (std::optional<std::string> own = interpreter_invariant(f)) return *own;
   std::string family = oracle_family(f.oracle);
   bool own_engine =
       family == "engines" || family == "ub" || family == "crash" || family == "timeout";

@@ -97,6 +97,17 @@ class Evaluator {
     return interp::eval_binary(n.op, arg(0), arg(1));
   }
 
+  // eval, held to the node's type: an evaluation that returns another dtype or shape is a bug
+  // of the interpreter's own, named by the op it evaluated, where every reader of the value
+  // would otherwise show it differently.
+  Tensor value(const UOp& n, const Values& v) {
+    Tensor t = eval(n, v);
+    if (t.dtype() == n.dtype && t.shape() == n.shape) return t;
+    throw std::logic_error("interp_" + std::string(op_name(n.op)) + ": computed " + type_string(t) +
+                           " for a value of type " + std::string(dtype_name(n.dtype)) +
+                           shape_str(n.shape));
+  }
+
   std::string check(const UOp& n, const Values& v) {
     const Tensor& a = v.at(n.src[0].get());
     const Tensor& b = v.at(n.src[1].get());
@@ -134,7 +145,7 @@ InterpResult interpret(const Program& p, const InterpOptions& options) {
     if (n->op == Op::Assert)
       checks.emplace(n, ev.check(*n, values));
     else
-      values.emplace(n, ev.eval(*n, values));
+      values.emplace(n, ev.value(*n, values));
     for (const UOpRef& s : n->src)
       if (--users[s.get()] == 0 && !keep.count(s.get())) values.erase(s.get());
   }
@@ -159,7 +170,7 @@ std::unordered_map<const UOp*, Tensor> node_values(const std::vector<UOpRef>& ro
   Evaluator ev(options);
   Values values;
   for (const UOp* n : order)
-    if (n->op != Op::Assert) values.emplace(n, ev.eval(*n, values));
+    if (n->op != Op::Assert) values.emplace(n, ev.value(*n, values));
   return values;
 }
 

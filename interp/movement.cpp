@@ -8,6 +8,7 @@
 #include <xtensor/xstrided_view.hpp>
 #include <xtensor/xview.hpp>
 
+#include "ir/plant.h"
 #include "ir/semantics.h"
 
 namespace uopc::interp {
@@ -75,9 +76,12 @@ Tensor eval_reshape(const Tensor& x, const Shape& shape) {
 }
 
 Tensor eval_permute(const Tensor& x, const std::vector<int64_t>& order) {
+  std::vector<int64_t> axes = order;
+  if (planted(Plant::InterpPermuteInverse))
+    for (size_t k = 0; k < order.size(); ++k) axes[static_cast<size_t>(order[k])] = int64_t(k);
   return visit_typed(x, [&](const auto& a) {
     using A = std::decay_t<decltype(a)>;
-    return A(xt::transpose(a, dims(order)));
+    return A(xt::transpose(a, dims(axes)));
   });
 }
 

@@ -918,6 +918,27 @@ TEST_F(Planted, ALiteralOfTheWrongDtypeIsNamedByTheInvariantItBreaks) {
       "engines-threw-lowering");
 }
 
+// Each value the interpreter computes is held to its node's dtype and shape. A permute evaluated
+// by the inverse order gets another shape, which its readers would show each in their own way
+// (a broadcast xtensor refuses, a flip's composite, outputs compared as flat lists): it is the
+// interpreter's permute, whichever oracle ran it.
+TEST_F(Planted, AnInterpretedValueOfAnotherShapeIsNamedByItsOp) {
+  expect_signature_under(
+      Plant::InterpPermuteInverse,
+      {{"%x = buffer 24 dtype=i32\n%m = reshape %x shape=[2 3 4]\n%p = permute %m order=[1 2 0]\n",
+        "none"},
+       {"%x = buffer 24\n%m = reshape %x shape=[2 3 4]\n%p = permute %m order=[2 0 1]\n"
+        "%r = reduce %p op=add\n%s = add %r 1.0\n",
+        "none"}},
+      "interp-permute");
+  std::unique_ptr<Backend> tcc = make_tcc_backend();
+  Program p = parse_program("%t = expand true shape=[2]\n%s = stack %t\n%f = flip %s axes=[0 1]\n",
+                            "t.uir");
+  std::optional<Failure> f = check_composites(p, *tcc);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(failure_signature(*f, p, *tcc), "interp-permute") << f->detail;
+}
+
 // A generator that cannot build its program (a builder throws on it) is the generator oracle's
 // failure, with no program and a signature named by the throw, not an exception that kills
 // the campaign's worker and leaves a reproducer with neither.
