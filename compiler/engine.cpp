@@ -313,8 +313,8 @@ InterpResult Executable::results() const {
   InterpResult r;
   for (const Statement* st : program_.outputs()) r.outputs.emplace_back(st, value(st->node.get()));
   for (const Statement* st : program_.asserts()) {
-    std::string detail =
-        describe_difference(value(st->node->src[0].get()), value(st->node->src[1].get()));
+    const UOp* left = st->node->src[planted(Plant::AssertReadsOneOperand) ? 1 : 0].get();
+    std::string detail = describe_difference(value(left), value(st->node->src[1].get()));
     if (!detail.empty()) r.failures.push_back({st, detail});
   }
   return r;

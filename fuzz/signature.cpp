@@ -1460,6 +1460,30 @@ bool echo_fails(const Program& p, const Test& fails) {
   return !echo.statements.empty() && fails(echo);
 }
 
+// Whether p has an assert and an engine gets the plainest asserts of its dtypes wrong: two
+// literal stacks that differ at [1] (the interpreter: fails, first difference at [1]: 1 vs 0)
+// and a stack against itself (holds). Such an engine reports every program's asserts wrong,
+// whatever their operands compute (its verdict, where, with which values, its status).
+bool assert_fails(const Program& p, const Test& fails) {
+  std::set<DType> dtypes;
+  for (const Statement* s : p.asserts()) dtypes.insert(s->node->src[0]->dtype);
+  if (dtypes.empty()) return false;
+  Program probe;
+  auto add = [&](const std::string& name, const UOpRef& node) {
+    probe.statements.push_back({name + std::to_string(probe.statements.size()), node, 1, false});
+  };
+  for (DType d : dtypes) {
+    Scalar zero = Scalar::zero(d);
+    Scalar one = d == DType::F32    ? Scalar::of_f32(1.0f)
+                 : d == DType::Bool ? Scalar::of_bool(true)
+                                    : Scalar::of_i32(1);
+    UOpRef a = stack({literal(zero), literal(one)});
+    add("%fails", assert_equal(a, stack({literal(zero), literal(zero)})));
+    add("%holds", assert_equal(a, a));
+  }
+  return fails(probe);
+}
+
 // Whether an engine fails `probe`, statements after `%b = buffer 4` of one of p's dtypes, and
 // not because it cannot write the values out (echo_fails: a format that rounds). Asked once per
 // engine (`engine` names it), probe and dtype: a shrink names every candidate.
@@ -1731,6 +1755,8 @@ std::string target_signature(const Failure& f, const Program& p, Target& target,
   // to get wrong), reads or prints values wrong (a format that rounds an f32): whichever op
   // made them is not the cause.
   if (kind == "value" && echo_fails(p, fails_under({}))) return prefix + "const";
+  // So does one that cannot tell a failing assert from a holding one.
+  if (kind == "value" && assert_fails(p, fails_under({}))) return prefix + "assert";
   // So does one that cannot copy an input buffer: it hands its kernels the wrong data.
   if (kind == "value" && copy_fails(p, fails_under({}), target.command())) return prefix + "buffer";
   if (kind == "value" && stage_read_fails(p, fails_under({}), target.command()))
@@ -2064,6 +2090,9 @@ std::string signature_named(const Failure& f, const Program& p, Backend& backend
   // an op (its smallest reproducer may hold no literal: a bare buffer fails too). Its copy
   // fails too, so it is asked first.
   if (family == "engines" && echo_fails(p, copy_fails_here)) return "engines-echo";
+  // One that cannot tell a failing assert from a holding one reports every program's asserts
+  // wrong, whichever ops compute their operands.
+  if (family == "engines" && assert_fails(p, copy_fails_here)) return "engines-assert";
   // (uopc's engine is the same one whichever backend compiles it; the plant changes it)
   std::string this_engine = "uopc " + std::string(plant_name(active_plant()));
   if (family == "engines" && copy_fails(p, copy_fails_here, this_engine)) return "engines-buffer";

@@ -39,7 +39,8 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::CompositeFlipUnreversed, Plant::PrintBoolPadFill,
                          Plant::BinaryUnparenthesized,   Plant::MemoIgnoresIndex,
                          Plant::TableElementMisread,     Plant::BufferOneShort,
-                         Plant::MinIdentityF32,          Plant::InterpPermuteInverse};
+                         Plant::MinIdentityF32,          Plant::InterpPermuteInverse,
+                         Plant::AssertReadsOneOperand};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();

@@ -939,6 +939,25 @@ TEST_F(Planted, AnInterpretedValueOfAnotherShapeIsNamedByItsOp) {
   EXPECT_EQ(failure_signature(*f, p, *tcc), "interp-permute") << f->detail;
 }
 
+// An engine whose asserts all hold fails every program with a failing assert, whichever ops
+// compute its operands (176 signatures in a 15 s campaign): named by the plainest asserts it
+// gets wrong, in-process and through --target. The generator makes one assert in five fail.
+TEST_F(Planted, AnEngineThatCannotFailAnAssertIsNamedOnce) {
+  expect_signature_under(
+      Plant::AssertReadsOneOperand,
+      {{"%x = buffer 20 dtype=i32\n%m = reshape %x shape=[2 5 2]\n%y = add %m 1\n"
+        "%ok = assert %m %y\n",
+        "none"},
+       {"%x = buffer 6\n%p = pad %x pads=[1 1]\n%f = flip %p axes=[0]\n%ok = assert %p %f\n",
+        "upcast=0:2"},
+       {"%x = buffer 4 dtype=bool\n%n = not %x\n%ok = assert %x %n\n", "none"}},
+      "engines-assert");
+  set_plant(Plant::None);
+  Target target = planted_engine("assert_reads_one_operand");
+  EXPECT_EQ(signature_through(target, "%x = buffer 4 dtype=i32\n%y = neg %x\n%ok = assert %x %y\n"),
+            "target-assert");
+}
+
 // A generator that cannot build its program (a builder throws on it) is the generator oracle's
 // failure, with no program and a signature named by the throw, not an exception that kills
 // the campaign's worker and leaves a reproducer with neither.
