@@ -9,9 +9,9 @@
 // A freed block waits in ASan's quarantine, unusable, until the blocks freed after it pass
 // the quarantine's size; a use after free reads poisoned memory until then. An input that
 // makes a new program frees about 350 KB, so 64 MB still holds the blocks of the last hundred
-// and more inputs, and an input's own dangling pointer is always caught. At ASan's default of
-// 256 MB every allocation touched memory that had not been used for seconds: page faults made
-// a tenth of fuzz_diff's time.
+// and more inputs, and a dangling pointer into an input's own blocks is caught. At ASan's
+// default of 256 MB every allocation touched memory that had not been used for seconds: page
+// faults made a tenth of fuzz_diff's time.
 extern "C" const char* __asan_default_options() {
   return "malloc_context_size=0:quarantine_size_mb=64";
 }
