@@ -450,14 +450,28 @@ std::vector<int32_t> every_value(const Interval& b) {
   return out;
 }
 
-// The claim decided by evaluating every point of the domain, when it has at most `limit`
-// points (else Unknown).
-Verdict enumerate(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars,
-                  int64_t limit) {
-  int64_t points = 1;
+// The vars that e or s reads. Simplifying may drop one (x * 0), so both sides count; one
+// that neither reads cannot change either value, and counting its domain would make a claim
+// about a single small var too large to enumerate.
+std::vector<UOpRef> vars_read(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& vars) {
+  std::unordered_set<const UOp*> nodes;
+  for (const UOp* n : expression_order({e, s})) nodes.insert(n);
+  std::vector<UOpRef> read;
   for (const UOpRef& v : vars)
-    points *= std::min<int64_t>(v->bounds.hi - v->bounds.lo + 1, 1 << 20);
-  if (points > limit) return {Verdict::Kind::Unknown, ""};
+    if (nodes.count(v.get())) read.push_back(v);
+  return read;
+}
+
+// The claim decided by evaluating every point of the domain of the vars it reads, when it has
+// at most `limit` points (else Unknown).
+Verdict enumerate(const UOpRef& e, const UOpRef& s, const std::vector<UOpRef>& all_vars,
+                  int64_t limit) {
+  std::vector<UOpRef> vars = vars_read(e, s, all_vars);
+  int64_t points = 1;
+  for (const UOpRef& v : vars) {
+    points *= v->bounds.hi - v->bounds.lo + 1;
+    if (points > limit) return {Verdict::Kind::Unknown, ""};
+  }
   std::vector<std::vector<int32_t>> values;
   for (const UOpRef& v : vars) values.push_back(every_value(v->bounds));
   return check_points(e, s, vars, values, true);
