@@ -89,21 +89,30 @@ void collect(const UOpRef& n, uint32_t k, Linear& out) {
 }
 
 Linear linear_form(const UOpRef& n) {
-  Linear raw;
-  collect(n, 1, raw);
-  Linear merged;
-  merged.constant = raw.constant;
-  std::stable_sort(raw.terms.begin(), raw.terms.end(), [](const auto& a, const auto& b) {
+  Linear l;
+  collect(n, 1, l);
+  auto less = [](const auto& a, const auto& b) {
     return structurally_less(a.first.get(), b.first.get());
-  });
-  for (const auto& [t, k] : raw.terms) {
-    if (!merged.terms.empty() && merged.terms.back().first == t)
-      merged.terms.back().second += k;
-    else
-      merged.terms.emplace_back(t, k);
+  };
+  // Stable, so that terms the order does not tell apart keep their places. A sum has a few
+  // terms, and std::stable_sort allocates a buffer even for two.
+  if (l.terms.size() <= 16) {
+    for (size_t k = 1; k < l.terms.size(); ++k)
+      for (size_t j = k; j > 0 && less(l.terms[j], l.terms[j - 1]); --j)
+        std::swap(l.terms[j], l.terms[j - 1]);
+  } else {
+    std::stable_sort(l.terms.begin(), l.terms.end(), less);
   }
-  std::erase_if(merged.terms, [](const auto& tk) { return tk.second == 0; });
-  return merged;
+  size_t kept = 0;
+  for (size_t k = 0; k < l.terms.size(); ++k) {
+    if (kept > 0 && l.terms[kept - 1].first == l.terms[k].first)
+      l.terms[kept - 1].second += l.terms[k].second;
+    else
+      l.terms[kept++] = std::move(l.terms[k]);
+  }
+  l.terms.resize(kept);
+  std::erase_if(l.terms, [](const auto& tk) { return tk.second == 0; });
+  return l;
 }
 
 // (x // c) * (k*c) + (x % c) * k -> x * k: the terms of a floor division and its remainder.
