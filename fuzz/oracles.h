@@ -73,12 +73,15 @@ std::optional<Failure> check_engines(const Program& p, Backend& backend,
 std::optional<Failure> check_composites(const Program& p, Backend& backend, bool compiled = true,
                                         const std::vector<Op>& by_helper = {});
 // A literal that does not print back to itself is named first: the detail begins with
-// kLiteralRoundtrip. Else a node that does not alone, on buffers (a field the printer leaves
-// out, a pad's bool fill): kNodeRoundtrip, then the op. The program's text may then no longer
-// hold the failure (lost_in_text); its seed does.
+// kLiteralRoundtrip. Else a program that prints back to itself with its broadcast literals as
+// statements, and not with them as bare operands: the printer's choice of which literals to
+// inline, kLiteralOperands, with the program printed that way. Else a node that does not alone,
+// on buffers (a field the printer leaves out, a pad's bool fill): kNodeRoundtrip, then the op.
+// The program's text may then no longer hold the failure (lost_in_text); its seed does.
 std::optional<Failure> check_roundtrip(const Program& p);
 inline constexpr const char* kLiteralRoundtrip = "literal: ";
 inline constexpr const char* kNodeRoundtrip = "node: ";
+inline constexpr const char* kLiteralOperands = "literal operands: ";
 
 // Whether a failure is one the printed program may have lost: a literal or a node that does not
 // print back to itself, whose reproducer replays by seed.

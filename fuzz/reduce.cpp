@@ -285,6 +285,17 @@ class Reducer {
 
   Reduced run(const Program& start) {
     best_ = print_program(start);
+    // A printer that writes a literal as an operand the parser does not broadcast back loses
+    // such a failure in the text of the program and of every candidate; with every literal as
+    // a statement of its own, they keep it (check_roundtrip's reproducer is printed so).
+    if (++tried_, !interesting_(best_)) {
+      PrintOptions statements{.literal_operands = false};
+      std::string plain = print_program(start, statements);
+      if (++tried_, interesting_(plain)) {
+        print_ = statements;
+        best_ = plain;
+      }
+    }
     best_size_ = *measure(best_);
     for (;;) {
       while (accept_first([this](const Program& p) { return candidates(p, best_); })) {
@@ -313,32 +324,31 @@ class Reducer {
   std::vector<std::string> candidates(const Program& p, const std::string& text) {
     std::vector<std::string> out;
     size_t roots = p.roots().size();
-    for (size_t k = 0; roots > 1 && k < roots; ++k) out.push_back(print_program(keep_roots(p, k)));
+    for (size_t k = 0; roots > 1 && k < roots; ++k) out.push_back(printed(keep_roots(p, k)));
     std::vector<const Statement*> root_statements;
     for (const Statement& s : p.statements)
       if (s.is_assert() || !s.used) root_statements.push_back(&s);
     for (size_t k = 0; k < root_statements.size(); ++k)
       if (root_statements[k]->is_assert())
-        for (size_t side : {0, 1}) out.push_back(print_program(assert_as_output(p, k, side)));
+        for (size_t side : {0, 1}) out.push_back(printed(assert_as_output(p, k, side)));
     std::vector<const UOp*> order = topo_order(p.roots());
     std::reverse(order.begin(), order.end());
     for (const UOp* n : order) {
       if (n->op == Op::Const || n->op == Op::Assert) continue;
-      for (const UOpRef& s : bypasses(*n)) out.push_back(print_program(replace_node(p, n, s)));
+      for (const UOpRef& s : bypasses(*n)) out.push_back(printed(replace_node(p, n, s)));
       if (n->op != Op::Buffer && n->numel() > 0) {
         int64_t slot = kFreshSlot + static_cast<int64_t>(out.size());
-        out.push_back(print_program(
-            replace_node(p, n, reshape(buffer(n->numel(), n->dtype, slot), n->shape))));
+        out.push_back(
+            printed(replace_node(p, n, reshape(buffer(n->numel(), n->dtype, slot), n->shape))));
       }
       UOpRef zero = literal(Scalar::zero(n->dtype));
-      out.push_back(
-          print_program(replace_node(p, n, n->rank() == 0 ? zero : expand(zero, n->shape))));
+      out.push_back(printed(replace_node(p, n, n->rank() == 0 ? zero : expand(zero, n->shape))));
       // A scalar i32 (an offset, an element read from a buffer) becomes a small literal too:
       // the value a failure needs may be one only scrambled data held, and the buffer that
       // made the data scrambled can then go.
       if (n->rank() == 0 && n->dtype == DType::I32 && n->op != Op::Const)
         for (int32_t v : {1, -1, 2})
-          out.push_back(print_program(replace_node(p, n, literal(Scalar::of_i32(v)))));
+          out.push_back(printed(replace_node(p, n, literal(Scalar::of_i32(v)))));
       // A source of another shape, fitted by a reshape, shrink or expand: the statements
       // between them go (a reshape chain, a permute whose order does not matter to the
       // failure, a pad whose border does not).
@@ -346,32 +356,29 @@ class Reducer {
       for (const UOpRef& s : n->src)
         for (const UOpRef& src : {s, s->op == Op::Reshape ? s->src[0] : UOpRef{}})
           if (src && src->dtype == n->dtype && src->shape != n->shape && src->op != Op::Const)
-            if (UOpRef fit = fitted(src, n->shape))
-              out.push_back(print_program(replace_node(p, n, fit)));
+            if (UOpRef fit = fitted(src, n->shape)) out.push_back(printed(replace_node(p, n, fit)));
       if (UOpRef hoisted = reshape_hoisted(shared_from(n)))
-        out.push_back(print_program(replace_node(p, n, hoisted)));
+        out.push_back(printed(replace_node(p, n, hoisted)));
       // A reshape of a reshape reads the first one's source directly.
       if (n->op == Op::Reshape && n->src[0]->op == Op::Reshape) {
         const UOpRef& x = n->src[0]->src[0];
-        out.push_back(
-            print_program(replace_node(p, n, x->shape == n->shape ? x : reshape(x, n->shape))));
+        out.push_back(printed(replace_node(p, n, x->shape == n->shape ? x : reshape(x, n->shape))));
       }
       // A literal tensor becomes one of its values, expanded.
       if (n->op == Op::Stack && n->rank() == 1) {
         std::set<uint32_t> seen;
         for (const UOpRef& v : n->src)
           if (v->op == Op::Const && seen.insert(v->value.bits).second && seen.size() <= 4)
-            out.push_back(print_program(replace_node(p, n, expand(v, n->shape))));
+            out.push_back(printed(replace_node(p, n, expand(v, n->shape))));
       }
       bool literals = n->op == Op::Stack || (n->op == Op::Reshape && n->src[0]->op == Op::Stack);
       if (!literals && n->op != Op::Buffer)
-        if (UOpRef value = as_literals(n, 256))
-          out.push_back(print_program(replace_node(p, n, value)));
+        if (UOpRef value = as_literals(n, 256)) out.push_back(printed(replace_node(p, n, value)));
     }
     // Literals shrink to zero (or false), one at a time.
     for (const UOp* n : order) {
       if (n->op != Op::Const || n->value == Scalar::zero(n->dtype)) continue;
-      out.push_back(print_program(replace_node(p, n, literal(Scalar::zero(n->dtype)))));
+      out.push_back(printed(replace_node(p, n, literal(Scalar::zero(n->dtype)))));
     }
     // An output may become any of its sources, whatever its shape, or a buffer read in that
     // source's shape: then a reshape whose source is a stack or a pad shows as a buffer
@@ -379,11 +386,11 @@ class Reducer {
     for (const Statement* s : p.outputs())
       for (const UOpRef& src : s->node->src) {
         if (src->op == Op::Const) continue;
-        out.push_back(print_program(replace_node(p, s->node.get(), src)));
+        out.push_back(printed(replace_node(p, s->node.get(), src)));
         if (src->op != Op::Buffer && src->rank() > 1 && src->numel() > 0) {
           int64_t slot = kFreshSlot + static_cast<int64_t>(out.size());
           UOpRef fresh = reshape(buffer(src->numel(), src->dtype, slot), src->shape);
-          out.push_back(print_program(replace_node(p, s->node.get(), fresh)));
+          out.push_back(printed(replace_node(p, s->node.get(), fresh)));
         }
       }
     for (std::string& smaller : smaller_shapes(text)) out.push_back(std::move(smaller));
@@ -402,7 +409,7 @@ class Reducer {
       if (!twice) continue;
       Program alone;
       alone.statements.push_back({"%v", twice, 1, false});
-      std::string text = print_program(alone);
+      std::string text = printed(alone);
       if (count_statements(text) < best_size_.statements) out.push_back(std::move(text));
     }
     return out;
@@ -447,7 +454,7 @@ class Reducer {
         continue;
       }
       Program expanded = replace_node(*p, n, form);
-      std::string text = print_program(expanded);
+      std::string text = printed(expanded);
       if (!admitted(text)) continue;
       ++tried_;
       if (!interesting_(text)) continue;
@@ -485,6 +492,8 @@ class Reducer {
 
   const Interesting& interesting_;
   bool admitted(const std::string& candidate) const { return !screen_ || screen_(candidate); }
+  std::string printed(const Program& p) const { return print_program(p, print_); }
+  PrintOptions print_;
 
   const ReduceProgress& progress_;
   Probes probes_;

@@ -1969,6 +1969,9 @@ std::string signature_by_cause(const Failure& f, const Program& p, Backend& back
   std::string family = oracle_family(f.oracle);
   // A literal that does not print back to itself, whichever op holds it (check_roundtrip).
   if (family == "roundtrip" && f.detail.rfind(kLiteralRoundtrip, 0) == 0) return "roundtrip-const";
+  // Literals the printer should not have inlined, whichever ops read them.
+  if (family == "roundtrip" && f.detail.rfind(kLiteralOperands, 0) == 0)
+    return "roundtrip-literal_operands";
   // A node that does not print back to itself alone, whichever program holds it: "roundtrip-pad".
   if (family == "roundtrip" && f.detail.rfind(kNodeRoundtrip, 0) == 0) {
     size_t start = std::string(kNodeRoundtrip).size();

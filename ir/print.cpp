@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "ir/arena.h"
+#include "ir/plant.h"
 
 namespace uopc {
 namespace {
@@ -49,7 +50,8 @@ NodeSet literal_operands(const std::vector<const UOp*>& order, const Users& user
       for (const UOpRef& s : u->src)
         has_shape_giver |=
             s->op != Op::Const && !is_broadcast_literal(s.get()) && s->shape == n->shape;
-      inline_everywhere &= (is_alu(u->op) || u->op == Op::Assert) && has_shape_giver;
+      bool broadcasts = is_alu(u->op) || u->op == Op::Assert;
+      inline_everywhere &= (broadcasts || planted(Plant::LiteralOperandAnyOp)) && has_shape_giver;
     }
     if (inline_everywhere) out.insert(n);
   }
@@ -62,7 +64,7 @@ void append_statement(std::string& out, const std::string& name, const std::stri
 
 }  // namespace
 
-std::string print_program(const Program& p) {
+std::string print_program(const Program& p, const PrintOptions& options) {
   std::vector<UOpRef> roots = p.roots();
   std::vector<const UOp*> order = topo_order(roots);
 
@@ -82,7 +84,8 @@ std::string print_program(const Program& p) {
   std::pmr::unordered_map<const UOp*, std::string> name(&arena);
   for (const Statement& s : p.statements)
     if (s.used && !name.count(s.node.get())) name.emplace(s.node.get(), s.name);
-  NodeSet literals = literal_operands(order, users, root_set, arena);
+  NodeSet literals(&arena);
+  if (options.literal_operands) literals = literal_operands(order, users, root_set, arena);
   for (const UOp* n : literals) name[n] = format_literal(n->src[0]->value);
   Namer namer(p);
   auto name_of = [&](const UOp* n) -> const std::string& { return name.at(n); };

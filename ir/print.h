@@ -14,7 +14,13 @@
 
 namespace uopc {
 
-std::string print_program(const Program& p);
+struct PrintOptions {
+  // Broadcast literals as bare operands (`max %x 0`) where the parser broadcasts them back to
+  // the same node; false prints each as a statement of its own (`%t = expand 0 shape=[4]`).
+  bool literal_operands = true;
+};
+
+std::string print_program(const Program& p, const PrintOptions& options = {});
 
 // The right-hand side of one node's statement, naming sources through `name_of`.
 template <class NameOf>

@@ -40,7 +40,7 @@ const Plant kPlants[] = {Plant::DivDivUnchecked,         Plant::DivmodSplitUnche
                          Plant::BinaryUnparenthesized,   Plant::MemoIgnoresIndex,
                          Plant::TableElementMisread,     Plant::BufferOneShort,
                          Plant::MinIdentityF32,          Plant::InterpPermuteInverse,
-                         Plant::AssertReadsOneOperand};
+                         Plant::AssertReadsOneOperand,   Plant::LiteralOperandAnyOp};
 
 Backend& tcc() {
   static std::unique_ptr<Backend> b = make_tcc_backend();
