@@ -1787,20 +1787,28 @@ TEST_F(Planted, AnOpWrongOnlyOnItsOwnValuesIsNamedByIt) {
   });
 }
 
-// A literal the printer loses is named at once, on the program itself, by the literal:
-// "roundtrip-const", whichever op holds it (a pad's fill included).
-TEST_F(Planted, ALiteralThePrinterLosesIsNamedByIt) {
-  set_plant(Plant::PrintF32Short);
+// Under `plant`, each program fails the round trip with a detail that begins `detail` and is
+// named `signature`.
+void expect_roundtrip_named(Plant plant, std::initializer_list<const char*> texts,
+                            const std::string& detail, const std::string& signature) {
+  set_plant(plant);
   std::unique_ptr<Backend> tcc = make_tcc_backend();
-  for (const char* text : {"%v = stack 0.33333334 1.5\n",
-                           "%x = buffer 2\n%v = pad %x pads=[1 0] "
-                           "value=3.4028235e+38\n"}) {
+  for (const char* text : texts) {
     Program p = parse_program(text, "t.uir");
     std::optional<Failure> f = check_roundtrip(p);
     ASSERT_TRUE(f) << text;
-    EXPECT_EQ(f->detail.rfind("literal: the f32 literal (bits 0x", 0), 0u) << f->detail;
-    EXPECT_EQ(failure_signature(*f, p, *tcc), "roundtrip-const") << text;
+    EXPECT_EQ(f->detail.rfind(detail, 0), 0u) << f->detail;
+    EXPECT_EQ(failure_signature(*f, p, *tcc), signature) << text;
   }
+}
+
+// A literal the printer loses is named at once, on the program itself, by the literal:
+// "roundtrip-const", whichever op holds it (a pad's fill included).
+TEST_F(Planted, ALiteralThePrinterLosesIsNamedByIt) {
+  expect_roundtrip_named(Plant::PrintF32Short,
+                         {"%v = stack 0.33333334 1.5\n",
+                          "%x = buffer 2\n%v = pad %x pads=[1 0] value=3.4028235e+38\n"},
+                         "literal: the f32 literal (bits 0x", "roundtrip-const");
 }
 
 // A field the printer leaves out (a bool pad's fill) is named at once, on the program itself, by
@@ -1808,42 +1816,30 @@ TEST_F(Planted, ALiteralThePrinterLosesIsNamedByIt) {
 // and however large the program. Each was named by the ops of the outputs, as many files as
 // programs (527 in a 20 s campaign).
 TEST_F(Planted, AFieldThePrinterLosesIsNamedByItsOp) {
-  set_plant(Plant::PrintBoolPadFill);
-  std::unique_ptr<Backend> tcc = make_tcc_backend();
-  for (const char* text :
-       {"%x = buffer 4 dtype=bool\n%v = pad %x pads=[1 2] value=true\n",
-        "%x = buffer 6 dtype=bool\n%m = reshape %x shape=[2 3]\n"
-        "%p = pad %m pads=[0 1 1 0] value=true\n%r = reduce %p op=max pop=1\n%v = not %r\n",
-        "%x = buffer 3 dtype=i32\n%b = cmplt %x 1\n%p = pad %b pads=[2 0] value=true\n"
-        "%s = shrink %p 1 shape=[3]\n%v = where %s %x 7\n"}) {
-    Program p = parse_program(text, "t.uir");
-    std::optional<Failure> f = check_roundtrip(p);
-    ASSERT_TRUE(f) << text;
-    EXPECT_EQ(f->detail.rfind("node: pad bool[", 0), 0u) << f->detail;
-    EXPECT_EQ(failure_signature(*f, p, *tcc), "roundtrip-pad") << text;
-  }
+  expect_roundtrip_named(
+      Plant::PrintBoolPadFill,
+      {"%x = buffer 4 dtype=bool\n%v = pad %x pads=[1 2] value=true\n",
+       "%x = buffer 6 dtype=bool\n%m = reshape %x shape=[2 3]\n"
+       "%p = pad %m pads=[0 1 1 0] value=true\n%r = reduce %p op=max pop=1\n%v = not %r\n",
+       "%x = buffer 3 dtype=i32\n%b = cmplt %x 1\n%p = pad %b pads=[2 0] value=true\n"
+       "%s = shrink %p 1 shape=[3]\n%v = where %s %x 7\n"},
+      "node: pad bool[", "roundtrip-pad");
 }
 
 // A printer that inlines a broadcast literal where the parser does not broadcast it back (an
 // operand of a stack, beside a value of its shape) changes whichever program has such a stack:
-// each was named by the op where localizing stopped (25 signatures in a 20 s campaign). The
-// program prints back with every literal as a statement of its own, so it is the printer's
-// choice of literal operands, once.
+// each was named by the op whose node alone failed, or where localizing stopped (27 signatures
+// in a 20 s campaign). The program prints back with every literal as a statement of its own,
+// so it is the printer's choice of literal operands, once.
 TEST_F(Planted, LiteralsThePrinterShouldNotInlineAreNamedOnce) {
-  set_plant(Plant::LiteralOperandAnyOp);
-  std::unique_ptr<Backend> tcc = make_tcc_backend();
-  for (const char* text :
-       {"%x = buffer 4\n%a = expand 1.5 shape=[4]\n%s = stack %x %a\n",
-        "%x = buffer 6 dtype=i32\n%m = reshape %x shape=[2 3]\n%a = expand 3 shape=[2 3]\n"
-        "%s = stack %a %m\n%r = reduce %s op=add\n",
-        "%x = buffer 3 dtype=bool\n%t = expand true shape=[3]\n%s = stack %x %t %x\n"
-        "%r = reduce %s op=max\n%n = not %r\n"}) {
-    Program p = parse_program(text, "t.uir");
-    std::optional<Failure> f = check_roundtrip(p);
-    ASSERT_TRUE(f) << text;
-    EXPECT_EQ(f->detail.rfind("literal operands: ", 0), 0u) << f->detail;
-    EXPECT_EQ(failure_signature(*f, p, *tcc), "roundtrip-literal_operands") << text;
-  }
+  expect_roundtrip_named(
+      Plant::LiteralOperandAnyOp,
+      {"%x = buffer 4\n%a = expand 1.5 shape=[4]\n%s = stack %x %a\n",
+       "%x = buffer 6 dtype=i32\n%m = reshape %x shape=[2 3]\n%a = expand 3 shape=[2 3]\n"
+       "%s = stack %a %m\n%r = reduce %s op=add\n",
+       "%x = buffer 3 dtype=bool\n%t = expand true shape=[3]\n%s = stack %x %t %x\n"
+       "%r = reduce %s op=max\n%n = not %r\n"},
+      "literal operands: ", "roundtrip-literal_operands");
   set_plant(Plant::None);
   Program p = parse_program("%x = buffer 4\n%y = max %x 0.0\n", "t.uir");
   EXPECT_NE(print_program(p).find("max %x 0.0"), std::string::npos) << print_program(p);
