@@ -21,6 +21,22 @@
 namespace uopc {
 namespace {
 
+// Options under which p's text reads back to p: the printer's own, or, when it writes a literal
+// as an operand the parser does not broadcast back, every literal as a statement (the text
+// check_roundtrip's reproducer has). A text that does not read back has lost what a candidate
+// is to keep, and a text that does not parse cannot even be measured.
+PrintOptions reading_back(const Program& p) {
+  auto reads_back = [&](const PrintOptions& o) {
+    try {
+      return same_graph(p, parse_program(print_program(p, o), "printed.uir"));
+    } catch (const std::exception&) {
+      return false;
+    }
+  };
+  PrintOptions statements{.literal_operands = false};
+  return !reads_back({}) && reads_back(statements) ? statements : PrintOptions{};
+}
+
 std::optional<Program> reparse(const std::string& text) {
   try {
     return parse_program(text, "candidate.uir");
@@ -284,18 +300,10 @@ class Reducer {
         expanded_(expanded) {}
 
   Reduced run(const Program& start) {
-    best_ = print_program(start);
-    // A printer that writes a literal as an operand the parser does not broadcast back loses
-    // such a failure in the text of the program and of every candidate; with every literal as
-    // a statement of its own, they keep it (check_roundtrip's reproducer is printed so).
-    if (++tried_, !interesting_(best_)) {
-      PrintOptions statements{.literal_operands = false};
-      std::string plain = print_program(start, statements);
-      if (++tried_, interesting_(plain)) {
-        print_ = statements;
-        best_ = plain;
-      }
-    }
+    // Candidates are printed as start reads back (reading_back), so that they keep what it
+    // holds.
+    print_ = reading_back(start);
+    best_ = printed(start);
     best_size_ = *measure(best_);
     for (;;) {
       while (accept_first([this](const Program& p) { return candidates(p, best_); })) {
@@ -747,7 +755,7 @@ Minimized minimize(const Program& p, const EngineConfig& config,
       return (!screen || screen(text + "\n# under " + t.flags())) && interesting(t)(text);
     });
   };
-  EngineConfig c = settings_for(print_program(p), config);
+  EngineConfig c = settings_for(print_program(p, reading_back(p)), config);
   Reduced r = reduce_program(p, interesting(c), progress, probes, screen);
   EngineConfig smaller = settings_for(r.text, c);
   if (smaller.flags() == c.flags()) return {r, c};

@@ -410,6 +410,24 @@ TEST(ReduceCli, WritesASmallReproducerWithAHeader) {
   EXPECT_LE(count_statements(testing::read_file(out)), 6);
 }
 
+// A printer that inlines a stack's literal operand writes a text that does not parse; the
+// reducer prints the program, and each candidate, with literals as statements instead, so that
+// the reduced file parses and fails again (it stopped at a parse error of its own output).
+TEST(ReduceCli, APrinterThatInlinesTooMuchStillReducesToAFileThatParses) {
+  std::string in = ::testing::TempDir() + "/literal_operands.uir";
+  std::ofstream(in) << "%x = buffer 4\n%y = neg %x\n%a = expand 1.5 shape=[4]\n"
+                       "%s = stack %y %a %x\n%r = reduce %s op=add\n";
+  std::string out = ::testing::TempDir() + "/literal_operands_reduced.uir";
+  auto c = testing::run_uopc("reduce --plant literal_operand_any_op -o " + out + " " + in);
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  std::string text = testing::read_file(out);
+  EXPECT_NE(text.find("# signature: roundtrip-literal_operands\n"), std::string::npos) << text;
+  EXPECT_LE(count_statements(text), 3) << text;
+  EXPECT_EQ(testing::run_uopc("fuzz --check " + out + " --plant literal_operand_any_op").exit_code,
+            1);
+  EXPECT_EQ(testing::run_uopc("fuzz --check " + out).exit_code, 0);
+}
+
 // A --test script `name` that exits 0 while its program still shows flip_off_by_one, after the
 // commands `first`. With bounds checks: an off-by-one flip reads past its buffer, and unchecked,
 // what it reads there decides whether a candidate differs, so the test would not answer the
