@@ -9,6 +9,7 @@
 
 #include "compiler/compile_memo.h"
 #include "fuzz/probes.h"
+#include "fuzz/seen.h"
 #include "fuzz/signature.h"
 #include "interp/interp.h"
 #include "ir/build.h"
@@ -656,10 +657,33 @@ UOpRef as_literals(const UOp* n, int64_t max_elements) {
   return reshape(stack(parts), n->shape);
 }
 
+namespace {
+
+// `interesting`, asked once for each text. The reducer meets most candidates again: after each
+// step it accepts, the candidates of the program's other statements print as they did before,
+// and two edits (a bypass and a removal, a literal and its expansion) often print alike. While
+// reducing the course's cases under a planted bug, three candidates in five had been judged
+// before. A verdict is a function of the text (the engines are deterministic; an external
+// engine that is not would only mislead the reducer more if asked twice).
+Interesting judged_once(const Interesting& interesting) {
+  auto verdicts = std::make_shared<std::unordered_map<ContentHash, bool, ContentHashOf>>();
+  return [interesting, verdicts](const std::string& text) {
+    ContentHash h = content_hash(text);
+    auto it = verdicts->find(h);
+    if (it != verdicts->end()) return it->second;
+    bool verdict = interesting(text);
+    verdicts->emplace(h, verdict);
+    return verdict;
+  };
+}
+
+}  // namespace
+
 Reduced reduce_program(const Program& p, const Interesting& interesting,
                        const ReduceProgress& progress, Probes probes, const Screen& screen) {
-  CompileMemo memo;  // a candidate is met again by several paths, and probed again
-  return Reducer(interesting, progress, probes, screen).run(p);
+  CompileMemo memo;  // a candidate is compiled again by its signature's probes
+  Interesting once = judged_once(interesting);
+  return Reducer(once, progress, probes, screen).run(p);
 }
 
 namespace {
@@ -909,9 +933,10 @@ Reduced reduce_lines(const std::string& text, const Interesting& interesting,
   std::vector<std::string> lines = split_lines(text);
   auto join = join_lines;
   int tried = 0;
+  Interesting once = judged_once(interesting);
   auto attempt = [&](std::vector<std::string> candidate) {
     ++tried;
-    if (!interesting(join(candidate))) return false;
+    if (!once(join(candidate))) return false;
     lines = std::move(candidate);
     if (progress) progress({join(lines), count_statements(join(lines)), tried});
     return true;

@@ -6,12 +6,16 @@
 
 namespace uopc {
 
+ContentHash content_hash(const std::string& content) {
+  XXH128_hash_t h = XXH3_128bits(content.data(), content.size());
+  return {h.low64, h.high64};
+}
+
 Seen::Seen() : slots_(2 * kLimit, kEmpty) {}
 
 Seen::Hash128 Seen::hash(const std::string& content) {
-  XXH128_hash_t h = XXH3_128bits(content.data(), content.size());
   // A content hashing to the empty mark shares a hash with another one instead.
-  Hash128 out{h.low64, h.high64};
+  Hash128 out = content_hash(content);
   if (out == kEmpty) out.high = 1;
   return out;
 }

@@ -19,6 +19,18 @@
 
 namespace uopc {
 
+// A content's 128-bit hash (XXH3): two contents that share one are, for every use here, the
+// same content (a collision is as likely as a random 128-bit match).
+struct ContentHash {
+  uint64_t low, high;
+  bool operator==(const ContentHash&) const = default;
+};
+ContentHash content_hash(const std::string& content);
+
+struct ContentHashOf {
+  size_t operator()(const ContentHash& h) const { return static_cast<size_t>(h.low); }
+};
+
 class Seen {
  public:
   // At most this many hashes; past it the set starts over, so memory stays bounded.
@@ -30,10 +42,7 @@ class Seen {
   size_t size() const { return size_; }
 
  private:
-  struct Hash128 {
-    uint64_t low, high;
-    bool operator==(const Hash128&) const = default;
-  };
+  using Hash128 = ContentHash;
   static constexpr Hash128 kEmpty{0, 0};
   static Hash128 hash(const std::string& content);
   // The slot holding `h`, or the empty slot where it would go.
