@@ -416,6 +416,7 @@ Record make_record(uint64_t seed, Failure f, const FuzzArgs& a, Backend& backend
     return rejection_record(std::move(r), a, *target, clock);
   }
   if (target) {
+    Target::Recall recall(*target);  // naming, shrinking and naming again ask alike
     // Localizing and shrinking run the engine many times: until they end, the failure is kept
     // under its outputs' name, then under the name localizing gives it before it is shrunk.
     if (a.minimize) {

@@ -183,6 +183,7 @@ TargetReduction reduce_refused(const std::string& text, const std::string& refus
 // still fails it the same way (fails_target).
 TargetReduction reduce_valid(const Program& p, const std::string& text, const ReduceArgs& a,
                              Target& target) {
+  Target::Recall recall(target);  // settings and candidates met by several paths run once
   EngineConfig config{parse_opts_choice(a.opts, "--opts"), a.threads};
   std::optional<Failure> f = check_target(p, target, nullptr, config);
   if (!f)

@@ -1743,6 +1743,7 @@ std::optional<Op> first_narrowed_op(const UOp* n, Target& target) {
 }
 
 std::string target_signature(const Failure& f, const Program& p, Target& target, Failure* witness) {
+  Target::Recall recall(target);  // the probes and nodes are asked about more than once
   std::string kind = target_kind(f);
   // Where the engine crashed is the bug, whichever op of the program led there.
   if (kind.rfind("SIG", 0) == 0 && kind.find("-in-") != std::string::npos) return "target-" + kind;

@@ -14,9 +14,11 @@
 
 #include <sys/types.h>
 #include <string>
+#include <unordered_map>
 
 #include "compiler/engine_env.h"
 #include "fuzz/compare.h"
+#include "fuzz/seen.h"
 
 namespace uopc {
 
@@ -63,6 +65,22 @@ class Target {
   // to its environment.
   TargetAnswer run(const std::string& program, const Environment& env = {});
 
+  // While one is alive, run() answers a program it was given before with the same environment
+  // as the engine did then, without running it again. Naming a failure asks the engine about
+  // the same probes and nodes several times over: half of the runs that localized a planted
+  // engine's bugs were repeats. An engine's answer is taken to be a function of the program and
+  // its settings, as the reducer takes it. Scopes nest; the answers go with the outermost.
+  class Recall {
+   public:
+    explicit Recall(Target& target);
+    ~Recall();
+    Recall(const Recall&) = delete;
+    Recall& operator=(const Recall&) = delete;
+
+   private:
+    Target& target_;
+  };
+
   const std::string& command() const { return command_; }
   bool persistent() const { return persistent_; }
   double time_limit() const { return time_limit_; }
@@ -86,6 +104,11 @@ class Target {
   Environment env_;  // the settings it was started with
   int to_ = -1, from_ = -1;
   std::string pending_;  // what it wrote after its last status line
+
+  // What Recall keeps: answers by the hash of program and environment, within a byte budget.
+  int recalling_ = 0;
+  std::unordered_map<ContentHash, TargetAnswer, ContentHashOf> answers_;
+  size_t answer_bytes_ = 0;
 };
 
 }  // namespace uopc
