@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -1001,6 +1002,42 @@ TEST(TargetProtocol, UnsupportedIsSkippedAndACrashIsNamedBySignal) {
   EXPECT_EQ(files[0], "target-SIGSEGV-pad.uir");
   std::string text = testing::read_file(dir + "/" + files[0]);
   EXPECT_NE(text.find("# pad: giving up"), std::string::npos) << text;
+}
+
+// Within a Recall, a program asked again with the same settings is answered as the engine
+// answered it, without running it; another program, other settings, or the same program after
+// the scope ends run the engine again.
+TEST(TargetProtocol, ARecalledAnswerDoesNotRunTheEngineAgain) {
+  std::string runs = ::testing::TempDir() + "/recall-runs.txt";
+  std::filesystem::remove(runs);
+  std::string engine =
+      script("counting.sh", "echo run >>" + runs + "\nexec " + std::string(UOPC_BINARY_PATH) +
+                                " run --backend tcc \"$1\"\n");
+  auto count = [&] {
+    std::string text = std::filesystem::exists(runs) ? testing::read_file(runs) : "";
+    return std::count(text.begin(), text.end(), '\n');
+  };
+  Target target(engine, false, 10);
+  const std::string a = "%v = stack 1 2\n", b = "%v = stack 3 4\n";
+  {
+    Target::Recall recall(target);
+    TargetAnswer first = target.run(a);
+    TargetAnswer again = target.run(a);
+    EXPECT_EQ(count(), 1);
+    EXPECT_EQ(again.out, first.out);
+    EXPECT_EQ(again.code, first.code);
+    target.run(b);
+    target.run(a, {{"UOPC_OPTS", "upcast=0:2"}});
+    EXPECT_EQ(count(), 3);
+    {
+      Target::Recall inner(target);  // a nested scope shares the outer one's answers
+      target.run(b);
+    }
+    target.run(b);
+    EXPECT_EQ(count(), 3);
+  }
+  target.run(a);
+  EXPECT_EQ(count(), 4);
 }
 
 // uopc run summarizes a value of more than 500 elements unless asked for all of them; a

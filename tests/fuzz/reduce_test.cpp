@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -127,6 +128,26 @@ ReducedUnder reduce_under(Plant plant, const std::string& text, bool keep_ops = 
 }
 
 // Large shapes come down too: every size shrinks wherever the graph stays well typed.
+// The reducer asks about each text once: most candidates come again after each step it takes,
+// and against an external engine each question is a run of it. Its answer is as before.
+TEST(Reduce, EachCandidateIsJudgedOnce) {
+  const std::string text =
+      "%x = buffer 12 dtype=i32 slot=0\n%r = reshape %x shape=[3 4]\n%p = permute %r order=[1 0]\n"
+      "%f = flip %p axes=[0]\n%n = neg %f\n%m = max %n 2\n%v = reshape %m shape=[12]\n";
+  std::map<std::string, int> asked;
+  Interesting has_flip = [&](const std::string& candidate) {
+    ++asked[candidate];
+    return candidate.find(" flip ") != std::string::npos;
+  };
+  Reduced r = reduce_program(parse_program(text, "t.uir"), has_flip);
+  EXPECT_LE(r.statements, 2) << r.text;
+  for (const auto& [candidate, times] : asked) EXPECT_EQ(times, 1) << candidate;
+  asked.clear();
+  Reduced lines = reduce_lines(text, has_flip);
+  EXPECT_EQ(lines.statements, 1) << lines.text;
+  for (const auto& [candidate, times] : asked) EXPECT_EQ(times, 1) << candidate;
+}
+
 TEST(Reduce, ShrinksShapes) {
   auto [signature, r] = reduce_under(Plant::PermuteInverse,
                                      "%x = buffer 240 dtype=i32\n%r = reshape %x shape=[4 5 12]\n"
