@@ -90,6 +90,7 @@ void collect(const UOpRef& n, uint32_t k, Linear& out) {
 
 Linear linear_form(const UOpRef& n) {
   Linear l;
+  l.terms.reserve(4);  // one allocation for the few terms of most sums, not one per doubling
   collect(n, 1, l);
   auto less = [](const auto& a, const auto& b) {
     return structurally_less(a.first.get(), b.first.get());
