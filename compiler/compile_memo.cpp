@@ -1,9 +1,11 @@
 #include "compiler/compile_memo.h"
 
 #include "compiler/recent.h"
+#include "compiler/render_c.h"
 #include "compiler/rewrite.h"
 #include "compiler/symbolic.h"
 #include "ir/plant.h"
+#include "ir/program.h"
 
 namespace uopc {
 
@@ -14,6 +16,20 @@ struct Remembered {
   CompiledProgram compiled;
 };
 
+struct RememberedLowering {
+  UOpRef root;  // kept alive, as above
+  LoweredKernel lowered;
+};
+
+struct RememberedRender {
+  UOpRef sink;  // kept alive, as above
+  std::string before_name, after_name;
+};
+
+// A kernel's lowering keeps its value's nodes and its loop program's alive, a few hundred
+// nodes for a small kernel.
+constexpr size_t kLoweringBytes = size_t{32} << 10;
+
 }  // namespace
 
 // A course case's compile keeps a few kilobytes of C and a few hundred nodes, its module about
@@ -21,7 +37,13 @@ struct Remembered {
 struct CompileMemo::State {
   Recent<Remembered> compiles{256, size_t{16} << 20};
   Recent<Module> modules{256, size_t{16} << 20};
+  // libFuzzer mutates any of a corpus of thousands of inputs, so the kernels of the one it
+  // picks were compiled many inputs ago: at 1024 kernels, 28% of fuzz_diff's kernels were
+  // taken, at 8192 41% (its memory grew by 50 MB under ASan).
+  Recent<RememberedLowering> lowerings{8192, size_t{256} << 20};
+  Recent<RememberedRender> renders{8192, size_t{64} << 20};
   size_t hits = 0;
+  size_t kernel_hits = 0;
 };
 
 namespace {
@@ -37,15 +59,24 @@ void append_bytes(std::string& key, const T& value) {
   key.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
+// What every compile, lowering and rendering also depends on.
+std::string context_key() {
+  return " " + std::string(plant_name(active_plant())) + " " + rules_left_out();
+}
+
+std::string render_key(const RenderOptions& o) {
+  std::string key;
+  for (bool flag : {o.check_bounds, o.count_iterations, o.check_ub, o.check_intervals})
+    key += flag ? '1' : '0';
+  for (Op op : o.by_helper) key += " " + std::string(op_name(op));
+  return key + context_key();
+}
+
 std::string compile_key(const std::vector<UOpRef>& values, const RenderOptions& o,
                         const OptsChoice& opts) {
   std::string key;
   for (const UOpRef& v : values) append_bytes(key, v.get());
-  key += format_opts_choice(opts);
-  for (bool flag : {o.check_bounds, o.count_iterations, o.check_ub, o.check_intervals})
-    key += flag ? '1' : '0';
-  for (Op op : o.by_helper) key += " " + std::string(op_name(op));
-  return key + " " + std::string(plant_name(active_plant())) + " " + rules_left_out();
+  return key + format_opts_choice(opts) + render_key(o);
 }
 
 }  // namespace
@@ -62,6 +93,10 @@ CompileMemo::~CompileMemo() {
 
 size_t CompileMemo::hits() const {
   return t_memo ? t_memo->hits : 0;
+}
+
+size_t CompileMemo::kernel_hits() const {
+  return t_memo ? t_memo->kernel_hits : 0;
 }
 
 std::optional<CompiledProgram> recall_compile(const Program& p, const RenderOptions& options,
@@ -98,6 +133,67 @@ std::shared_ptr<Module> build_module(Backend& backend, const std::string& source
   std::shared_ptr<Module> m = backend.compile(source);
   t_memo->modules.add(std::move(key), m, source.size());
   return m;
+}
+
+std::optional<LoweringKey> lowering_key(const UOp& root, const OptsChoice& opts,
+                                        const std::unordered_map<const UOp*, Unroll>& unrolled) {
+  if (!memo_for_compiles()) return std::nullopt;
+  LoweringKey key{"", shared_from(&root), {}};
+  append_bytes(key.text, &root);
+  for (const UOp* n : topo_order({key.root})) {
+    if (n->op != Op::Reduce) continue;
+    auto it = unrolled.find(n);
+    if (it == unrolled.end()) {
+      key.undecided.push_back(n);
+      continue;
+    }
+    append_bytes(key.text, n);
+    append_bytes(key.text, it->second.factor);
+    key.text += it->second.in_order ? '1' : '0';
+  }
+  key.text += format_opts_choice(opts) + context_key();
+  return key;
+}
+
+std::shared_ptr<const LoweredKernel> recall_lowering(const LoweringKey& key) {
+  CompileMemo::State* memo = memo_for_compiles();
+  if (!memo) return nullptr;
+  std::shared_ptr<RememberedLowering> r = memo->lowerings.find(key.text);
+  if (!r) return nullptr;
+  ++memo->kernel_hits;
+  return std::shared_ptr<const LoweredKernel>(r, &r->lowered);
+}
+
+void keep_lowering(const LoweringKey& key, LoweredKernel lowered) {
+  CompileMemo::State* memo = memo_for_compiles();
+  if (!memo || memo->lowerings.find(key.text)) return;
+  memo->lowerings.add(
+      key.text,
+      std::make_shared<RememberedLowering>(RememberedLowering{key.root, std::move(lowered)}),
+      kLoweringBytes);
+}
+
+std::string rendered_kernel(const KernelSpec& k, const RenderOptions& options) {
+  bool register_tile = k.opts.upcast.size() >= 2;
+  CompileMemo::State* memo = memo_for_compiles();
+  if (!memo) return render_kernel(k.name, k.sink, options, register_tile);
+  // The name is only in the signature, and one kernel is another's in another program.
+  std::string key;
+  append_bytes(key, k.sink.get());
+  key += (register_tile ? "1" : "0") + render_key(options);
+  if (std::shared_ptr<RememberedRender> r = memo->renders.find(key)) {
+    ++memo->kernel_hits;
+    return r->before_name + k.name + r->after_name;
+  }
+  std::string c = render_kernel(k.name, k.sink, options, register_tile);
+  size_t at = c.find("void " + k.name + "(");
+  if (at == std::string::npos) return c;
+  at += 5;
+  memo->renders.add(std::move(key),
+                    std::make_shared<RememberedRender>(
+                        RememberedRender{k.sink, c.substr(0, at), c.substr(at + k.name.size())}),
+                    c.size());
+  return c;
 }
 
 }  // namespace uopc

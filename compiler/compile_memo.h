@@ -8,6 +8,11 @@
 // campaign, whose programs are all new, would only pay to keep them, so nothing is remembered
 // outside one.
 //
+// Programs that differ a little (a reducer's candidates, the inputs libFuzzer mutates from one
+// another) differ in a kernel or two: the scheduler and the renderer also remember each
+// kernel's lowering and C, so the kernels such a program shares with one compiled before are
+// not lowered or rendered again.
+//
 // A compile depends on the nodes of the program's outputs and asserts, in order (nodes are
 // hash-consed, so these name the graph exactly), the render options, the kernel options, the
 // active plant and the rules WithoutRules leave out; a build on the backend and the C source.
@@ -21,6 +26,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "compiler/backend.h"
 #include "compiler/engine.h"
@@ -37,6 +45,8 @@ class CompileMemo {
 
   // How many compiles and builds the memo in use answered from what it remembered.
   size_t hits() const;
+  // How many kernel lowerings and renderings it answered so.
+  size_t kernel_hits() const;
 
   struct State;
 
@@ -53,5 +63,31 @@ void keep_compile(const Program& p, const RenderOptions& options, const OptsChoi
 
 // For Executable: backend.compile(source), or the module built for that source before.
 std::shared_ptr<Module> build_module(Backend& backend, const std::string& source);
+
+// For the scheduler. A kernel's lowering depends on the nodes of its value, the kernel options,
+// the unroll already decided for each reduce among them (a program decides each reduce's once,
+// in the first kernel that lowers it), the plant and the rules left out. Its effects on the
+// schedule are the parameters it asks for, in order, and the unrolls it decides. A kernel that
+// materializes another is not remembered: lowering it schedules that one.
+struct LoweringKey {
+  std::string text;
+  UOpRef root;
+  std::vector<const UOp*> undecided;  // reduces among root's nodes without an unroll yet
+};
+struct LoweredKernel {
+  UOpRef sink;
+  std::vector<UOpRef> params;                      // parameters 1, 2, ... in order
+  std::vector<std::pair<UOpRef, Unroll>> decided;  // of key.undecided, the unrolls it decided
+  int64_t thread_size = 0;
+  int64_t reduced_here = 0;
+};
+// nullopt when no memo is in use (lowering_key costs a walk over root's nodes).
+std::optional<LoweringKey> lowering_key(const UOp& root, const OptsChoice& opts,
+                                        const std::unordered_map<const UOp*, Unroll>& unrolled);
+std::shared_ptr<const LoweredKernel> recall_lowering(const LoweringKey& key);
+void keep_lowering(const LoweringKey& key, LoweredKernel lowered);
+
+// render_kernel's C, or what it gave for the same kernel before.
+std::string rendered_kernel(const KernelSpec& k, const RenderOptions& options);
 
 }  // namespace uopc

@@ -94,7 +94,7 @@ CompiledProgram compile_anew(const Program& p, const RenderOptions& options,
         CompiledProgram c{lowered(p, opts), "", options};
         std::string kernels;
         for (const KernelSpec& k : c.schedule.kernels)
-          kernels += "\n" + render_kernel(k.name, k.sink, options, k.opts.upcast.size() >= 2);
+          kernels += "\n" + rendered_kernel(k, options);
         c.source = render_prelude(kernels) + kernels;
         return c;
       },

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/compile_memo.h"
 #include "compiler/rangeify.h"
 #include "ir/loop.h"
 #include "ir/plant.h"
@@ -47,6 +48,24 @@ class Scheduler {
     KernelSpec k;
     k.root = shared_from(n);
     k.args.push_back(buffer_for(n));
+    k.opts = opts_for(opts_, *k.root);
+    std::optional<LoweringKey> key = lowering_key(*n, opts_, s_.unrolled);
+    std::shared_ptr<const LoweredKernel> recalled = key ? recall_lowering(*key) : nullptr;
+    if (recalled) {
+      take(k, *recalled);
+    } else {
+      bool materialized = false;
+      LoweredKernel lowered = lower(k, &materialized);
+      if (key && !materialized) keep_lowering(*key, with_decided(std::move(lowered), *key));
+    }
+    // Named when it is appended: kernels it materialized on the way come before it.
+    k.name = "kernel" + std::to_string(s_.kernels.size());
+    s_.kernels.push_back(std::move(k));
+  }
+
+  // Lowers k.root, scheduling the kernels it materializes first.
+  LoweredKernel lower(KernelSpec& k, bool* materialized) {
+    LoweredKernel out;
     LowerContext ctx;
     std::unordered_map<const UOp*, UOpRef> params;
     ctx.param_for = [&](const UOp& node) {
@@ -54,13 +73,15 @@ class Scheduler {
       if (it != params.end()) return it->second;
       int number = static_cast<int>(k.args.size()) - (planted(Plant::ParamNumberedBelow) ? 1 : 0);
       k.args.push_back(buffer_for(&node));
+      out.params.push_back(shared_from(&node));
       return params.emplace(&node, param(number, node.dtype, node.numel())).first->second;
     };
     ctx.materialize = [&](const UOp& node) {
+      *materialized = true;
       if (node.op != Op::Stage || !planted(Plant::StageNeverWritten)) kernel_for(&node);
       return ctx.param_for(node);
     };
-    ctx.opts = k.opts = opts_for(opts_, *k.root);
+    ctx.opts = k.opts;
     if (opts_.mode == OptsChoice::Mode::Auto) {
       std::vector<const UOp*> staged = auto_stages(*k.root);
       ctx.staged.insert(staged.begin(), staged.end());
@@ -68,13 +89,31 @@ class Scheduler {
     std::vector<const UOp*> widely_read = widely_read_stages(*k.root, kWidelyRead);
     ctx.staged.insert(widely_read.begin(), widely_read.end());
     ctx.unrolled = &s_.unrolled;
-    k.sink = lower_kernel(k.root, param(0, n->dtype, n->numel()), ctx);
+    k.sink = lower_kernel(k.root, param(0, k.root->dtype, k.root->numel()), ctx);
     if (ctx.thread_loop) k.thread_size = range_size(*ctx.thread_loop);
     for (const auto& [reduce, demanded] : ctx.reduce_demand)
       if (demanded > 0) k.reduced_here += reduce->src[0]->numel();
-    // Named when it is appended: kernels it materialized on the way come before it.
-    k.name = "kernel" + std::to_string(s_.kernels.size());
-    s_.kernels.push_back(std::move(k));
+    out.sink = k.sink;
+    out.thread_size = k.thread_size;
+    out.reduced_here = k.reduced_here;
+    return out;
+  }
+
+  // The unrolls a lowering decided, which a program that takes it must decide alike.
+  LoweredKernel with_decided(LoweredKernel lowered, const LoweringKey& key) const {
+    for (const UOp* reduce : key.undecided)
+      if (auto it = s_.unrolled.find(reduce); it != s_.unrolled.end())
+        lowered.decided.emplace_back(shared_from(reduce), it->second);
+    return lowered;
+  }
+
+  // A lowering remembered from another program, with the effects it had on that one's schedule.
+  void take(KernelSpec& k, const LoweredKernel& lowered) {
+    for (const UOpRef& node : lowered.params) k.args.push_back(buffer_for(node.get()));
+    for (const auto& [reduce, unroll] : lowered.decided) s_.unrolled.emplace(reduce.get(), unroll);
+    k.sink = lowered.sink;
+    k.thread_size = lowered.thread_size;
+    k.reduced_here = lowered.reduced_here;
   }
 
   const OptsChoice& opts_;

@@ -142,6 +142,45 @@ TEST(CompileMemo, RulesLeftOutAreAnotherCompile) {
   EXPECT_EQ(memo.hits(), rules.size());
 }
 
+// A kernel is lowered and rendered once: a program whose first kernel another program had
+// takes it, and compiles as it does outside a memo.
+TEST(CompileMemo, AKernelMetBeforeIsNeitherLoweredNorRenderedAgain) {
+  auto with = [](const std::string& second) {
+    return parse_program(
+        "%x = buffer 12 dtype=i32\n%a = reshape %x shape=[3 4]\n"
+        "%s = reduce %a op=add pop=1\n" +
+            second,
+        "kernels.uir");
+  };
+  std::string fresh = compile_program(with("%m = mul %x %x\n")).source;
+  CompileMemo memo;
+  compile_program(with("%n = neg %x\n"));
+  EXPECT_EQ(memo.kernel_hits(), 0u);
+  EXPECT_EQ(compile_program(with("%m = mul %x %x\n")).source, fresh);
+  EXPECT_EQ(memo.hits(), 0u);
+  EXPECT_EQ(memo.kernel_hits(), 2u) << "the reduce's kernel: its lowering and its C";
+}
+
+// A reduce computed in two kernels folds as the first of them decided (with --opts auto, by
+// that kernel's shape): a kernel lowered after another unroll of its reduce is another kernel.
+TEST(CompileMemo, AKernelFoldsItsReduceAsItsProgramDecided) {
+  std::string sum =
+      "%x = buffer 32 dtype=i32\n%a = reshape %x shape=[16 2]\n"
+      "%r = reduce %a op=add pop=1\n";
+  Program whole = parse_program(sum + "%r2 = reduce %a op=add pop=1\n%n = neg %r\n", "whole.uir");
+  Program spread = parse_program(
+      sum + "%c = reshape %r shape=[2 1]\n%e = expand %c shape=[2 8]\n%n = neg %r\n", "spread.uir");
+  OptsChoice opts = parse_opts_choice("auto", "opts");
+  CompiledProgram fresh = compile_program(spread, {}, opts);
+  const UOp* reduce = whole.statements[2].node.get();
+  ASSERT_NE(compile_program(whole, {}, opts).schedule.unrolled.at(reduce),
+            fresh.schedule.unrolled.at(reduce))
+      << "both programs unroll the reduce alike";
+  CompileMemo memo;
+  compile_program(whole, {}, opts);
+  EXPECT_EQ(compile_program(spread, {}, opts).source, fresh.source);
+}
+
 // The memo's bounds: the least recently used entries go first, by count and by size.
 TEST(Recent, ForgetsTheLeastRecentlyUsedFirst) {
   Recent<int> r(3, 100);
