@@ -2,7 +2,9 @@
 // driver -> every oracle (the compiled engine with bounds and overflow checks), a
 // rule-breaking variant and, for some inputs, a symbolic expression (check_input).
 // Each check that passes is remembered by content (fuzz/seen.h), so the many inputs that make
-// a program already checked do not check it again.
+// a program already checked do not check it again. An input is a mutation of another, so most
+// kernels of a new program were compiled before: the compile memo (compiler/compile_memo.h)
+// takes their lowering and C instead of making them again.
 // A disagreement prints the program and aborts, which libFuzzer records as a crash input.
 // The generator's steering comes as flags after libFuzzer's own, which skips words that start
 // with "--": `fuzz_diff corpus/ -max_total_time=60 --ops=buffer,reshape,add --no-nan`.
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/compile_memo.h"
 #include "fuzz/campaign.h"
 #include "ir/error.h"
 
@@ -60,6 +63,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static std::unique_ptr<uopc::Backend> tcc = uopc::make_tcc_backend();
   static uopc::Seen seen;
+  static uopc::CompileMemo compiled;
   uopc::BytesChoices choices(data, size);
   if (std::optional<uopc::Failure> f = uopc::check_input(choices, *tcc, g_steering, &seen)) {
     std::fprintf(stderr, "the %s oracle failed (%s%s%s): %s\n%s", f->oracle.c_str(),
