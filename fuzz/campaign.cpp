@@ -147,8 +147,8 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend, const Ste
   if (auto f = generated(p, [&] { return generate(choices, gen); })) return f;
   if (auto f = check_steering(p, steering)) return f;
   EngineConfig config = draw_engine_config(choices, p);
-  auto program = [&] { return check_program(p, backend, false, config); };
   std::string printed = print_program(p);
+  auto program = [&] { return check_program(p, backend, false, config, &printed); };
   if (auto f = once("program " + config.flags() + "\n" + printed, program)) return f;
   Broken b = break_one_rule(choices, p, printed);
   auto rejected = [&] { return check_rejected(b.text, b.rule); };

@@ -244,7 +244,10 @@ std::string node_roundtrip(const UOp* n) {
 }  // namespace
 
 std::optional<Failure> check_roundtrip(const Program& p) {
-  std::string text = print_program(p);
+  return check_roundtrip(p, print_program(p));
+}
+
+std::optional<Failure> check_roundtrip(const Program& p, const std::string& text) {
   std::string why = roundtrip_difference(p, text);
   if (why.empty()) return std::nullopt;
   // A literal that does not print back to itself is the cause, whichever op holds it, and
@@ -846,9 +849,9 @@ std::string rejection_reason(const Failure& f) {
 }
 
 std::optional<Failure> check_program(const Program& p, Backend& backend, bool compiled_composites,
-                                     const EngineConfig& config) {
+                                     const EngineConfig& config, const std::string* printed) {
   if (auto f = check_engines(p, backend, config)) return f;
-  if (auto f = check_roundtrip(p)) return f;
+  if (auto f = printed ? check_roundtrip(p, *printed) : check_roundtrip(p)) return f;
   if (auto f = check_bounds(p)) return f;
   return check_composites(p, backend, compiled_composites);
 }

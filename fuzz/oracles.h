@@ -79,6 +79,8 @@ std::optional<Failure> check_composites(const Program& p, Backend& backend, bool
 // on buffers (a field the printer leaves out, a pad's bool fill): kNodeRoundtrip, then the op.
 // The program's text may then no longer hold the failure (lost_in_text); its seed does.
 std::optional<Failure> check_roundtrip(const Program& p);
+// The same, given print_program(p).
+std::optional<Failure> check_roundtrip(const Program& p, const std::string& printed);
 inline constexpr const char* kLiteralRoundtrip = "literal: ";
 inline constexpr const char* kNodeRoundtrip = "node: ";
 inline constexpr const char* kLiteralOperands = "literal operands: ";
@@ -178,10 +180,12 @@ std::string rejection_reason(const Failure& f);
 Program with_composites(const Program& p);
 
 // engines (with cost and memory), roundtrip and composites, in that order; the composites
-// through the compiled engine only when `compiled_composites`.
+// through the compiled engine only when `compiled_composites`. `printed`, when given, is
+// print_program(p).
 std::optional<Failure> check_program(const Program& p, Backend& backend,
                                      bool compiled_composites = true,
-                                     const EngineConfig& config = {});
+                                     const EngineConfig& config = {},
+                                     const std::string* printed = nullptr);
 
 // The interpreter's work for p: elements of every value plus every reduce's input elements.
 int64_t interpreter_work(const Program& p);

@@ -6,6 +6,7 @@
 
 #include "interp/elementwise.h"
 #include "interp/movement.h"
+#include "ir/arena.h"
 #include "ir/error.h"
 
 namespace uopc {
@@ -102,7 +103,7 @@ class Evaluator {
   // would otherwise show it differently.
   Tensor value(const UOp& n, const Values& v) {
     Tensor t = eval(n, v);
-    if (t.dtype() == n.dtype && t.shape() == n.shape) return t;
+    if (t.dtype() == n.dtype && t.has_shape(n.shape)) return t;
     throw std::logic_error("interp_" + std::string(op_name(n.op)) + ": computed " + type_string(t) +
                            " for a value of type " + std::string(dtype_name(n.dtype)) +
                            shape_str(n.shape));
@@ -132,15 +133,16 @@ InterpResult interpret(const Program& p, const InterpOptions& options) {
   check_value_sizes(p, options.max_elements);
   std::vector<UOpRef> roots = p.roots();
   std::vector<const UOp*> order = topo_order(roots);
-  std::unordered_map<const UOp*, int64_t> users;
+  Arena arena;
+  std::pmr::unordered_map<const UOp*, int64_t> users(&arena);
   for (const UOp* n : order)
     for (const UOpRef& s : n->src) ++users[s.get()];
-  std::unordered_set<const UOp*> keep;
+  std::pmr::unordered_set<const UOp*> keep(&arena);
   for (const UOpRef& r : roots) keep.insert(r.get());
 
   Evaluator ev(options);
   Values values;
-  std::unordered_map<const UOp*, std::string> checks;
+  std::pmr::unordered_map<const UOp*, std::string> checks(&arena);
   for (const UOp* n : order) {
     if (n->op == Op::Assert)
       checks.emplace(n, ev.check(*n, values));

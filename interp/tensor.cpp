@@ -12,6 +12,15 @@ Shape Tensor::shape() const {
   return std::visit([](const auto& a) { return Shape(a.shape().begin(), a.shape().end()); }, data);
 }
 
+bool Tensor::has_shape(const Shape& s) const {
+  return std::visit(
+      [&](const auto& a) {
+        return std::equal(s.begin(), s.end(), a.shape().begin(), a.shape().end(),
+                          [](int64_t x, size_t y) { return x == static_cast<int64_t>(y); });
+      },
+      data);
+}
+
 int64_t Tensor::size() const {
   return std::visit([](const auto& a) { return static_cast<int64_t>(a.size()); }, data);
 }

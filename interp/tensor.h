@@ -21,6 +21,8 @@ struct Tensor {
 
   DType dtype() const { return static_cast<DType>(data.index()); }
   Shape shape() const;
+  // shape() == s, without building shape(): the interpreter asks it of every value.
+  bool has_shape(const Shape& s) const;
   int64_t size() const;
   // Element `flat` in row-major order.
   Scalar at(int64_t flat) const;
