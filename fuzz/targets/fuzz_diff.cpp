@@ -2,7 +2,7 @@
 // driver -> every oracle (the compiled engine with bounds and overflow checks), a
 // rule-breaking variant and, for some inputs, a symbolic expression (check_input).
 // Each check that passes is remembered by content (fuzz/seen.h), so the many inputs that make
-// a program already checked do not check it again. An input is a mutation of another, so most
+// a program already checked do not check it again. An input is a mutation of another, so many
 // kernels of a new program were compiled before: the compile memo (compiler/compile_memo.h)
 // takes their lowering and C instead of making them again.
 // A disagreement prints the program and aborts, which libFuzzer records as a crash input.
