@@ -65,8 +65,8 @@ void keep_compile(const Program& p, const RenderOptions& options, const OptsChoi
 std::shared_ptr<Module> build_module(Backend& backend, const std::string& source);
 
 // For the scheduler. A kernel's lowering depends on the nodes of its value, the kernel options,
-// the unroll already decided for each reduce among them (a program decides each reduce's once,
-// in the first kernel that lowers it), the plant and the rules left out. Its effects on the
+// the unroll already decided for each reduce among them (a program decides a reduce's unroll
+// once, in the first kernel that lowers it), the plant and the rules left out. Its effects on the
 // schedule are the parameters it asks for, in order, and the unrolls it decides. A kernel that
 // materializes another is not remembered: lowering it schedules that one.
 struct LoweringKey {
