@@ -26,9 +26,16 @@ struct RememberedRender {
   std::string before_name, after_name;
 };
 
-// A kernel's lowering keeps its value's nodes and its loop program's alive, a few hundred
-// nodes for a small kernel.
-constexpr size_t kLoweringBytes = size_t{32} << 10;
+// What a kernel's lowering keeps alive: its value's nodes and its loop program's, with their
+// lists (a stack of 10^5 literals is one node with 10^5 sources). Nodes two lowerings share
+// are counted in each.
+size_t bytes_kept(const LoweringKey& key, const LoweredKernel& lowered) {
+  size_t bytes = 0;
+  for (const UOp* n : topo_order({key.root, lowered.sink}))
+    bytes += sizeof(UOp) + sizeof(UOpRef) * n->src.size() +
+             sizeof(int64_t) * (n->arg.size() + n->shape.size());
+  return bytes;
+}
 
 }  // namespace
 
@@ -40,6 +47,7 @@ struct CompileMemo::State {
   // libFuzzer mutates any of a corpus of thousands of inputs, so the kernels of the one it
   // picks were compiled many inputs ago: keeping 1024 kernels, a fuzz_diff compile took 2.2
   // lowerings and C texts from the memo; keeping 8192, 3.1 (and its memory grew by 50 MB).
+  // The sizes bound what a few large kernels keep.
   Recent<RememberedLowering> lowerings{8192, size_t{256} << 20};
   Recent<RememberedRender> renders{8192, size_t{64} << 20};
   size_t hits = 0;
@@ -167,10 +175,11 @@ std::shared_ptr<const LoweredKernel> recall_lowering(const LoweringKey& key) {
 void keep_lowering(const LoweringKey& key, LoweredKernel lowered) {
   CompileMemo::State* memo = memo_for_compiles();
   if (!memo || memo->lowerings.find(key.text)) return;
+  size_t bytes = bytes_kept(key, lowered);
   memo->lowerings.add(
       key.text,
       std::make_shared<RememberedLowering>(RememberedLowering{key.root, std::move(lowered)}),
-      kLoweringBytes);
+      bytes);
 }
 
 std::string rendered_kernel(const KernelSpec& k, const RenderOptions& options) {
