@@ -50,6 +50,9 @@ struct CompileMemo::State {
   // The sizes bound what a few large kernels keep.
   Recent<RememberedLowering> lowerings{8192, size_t{256} << 20};
   Recent<RememberedRender> renders{8192, size_t{64} << 20};
+  // A kernel no program had before still has index expressions that earlier kernels had: the
+  // same shapes raveled, the same movement ops over the same loops.
+  KeptSimplifications simplifications;
   size_t hits = 0;
   size_t kernel_hits = 0;
 };

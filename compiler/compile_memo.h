@@ -11,7 +11,8 @@
 // Programs that differ a little (a reducer's candidates, the inputs libFuzzer mutates from one
 // another) differ in a kernel or two: the scheduler and the renderer also remember each
 // kernel's lowering and C, so the kernels such a program shares with one compiled before are
-// not lowered or rendered again.
+// not lowered or rendered again, and the simplifier keeps its results (KeptSimplifications in
+// compiler/symbolic.h) for the kernels it does lower.
 //
 // A compile depends on the nodes of the program's outputs and asserts, in order (nodes are
 // hash-consed, so these name the graph exactly), the render options, the kernel options, the

@@ -58,6 +58,8 @@ class Rewriter {
   // in turn costs as much as rewriting it once. The budget holds for each call.
   UOpRef run(const UOpRef& root);
   long steps() const { return steps_; }
+  // How many nodes' results it remembers.
+  size_t size() const { return memo_.size(); }
   bool budget_exhausted() const { return steps_ >= limit_; }
 
  private:

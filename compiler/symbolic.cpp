@@ -1,6 +1,8 @@
 #include "compiler/symbolic.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "ir/build.h"
 #include "ir/eval_scalar.h"
@@ -431,12 +433,81 @@ std::vector<std::string> symbolic_rule_names() {
   return names;
 }
 
-SimplifyMemo::SimplifyMemo()
-    : rewriter_(std::make_unique<Rewriter>(rules_in_use())), outer_(memo_rewriter) {
+// A rewriter per rule set and plant. Results are dropped only while no SimplifyMemo or
+// simplify() call is using one of them.
+struct KeptSimplifications::State {
+  struct Kept {
+    explicit Kept(const RuleSet& r) : rules(r), rewriter(rules) {}
+    RuleSet rules;  // a WithoutRule's rules die with it
+    Rewriter rewriter;
+  };
+  std::map<std::pair<Plant, std::string>, std::unique_ptr<Kept>> by_rules;
+  Kept* last = nullptr;  // the one asked for last, found without building a key
+  std::pair<Plant, std::string> last_key;
+  int users = 0;
+  size_t max_nodes = 0;
+
+  size_t size() const {
+    size_t n = 0;
+    for (const auto& [key, kept] : by_rules) n += kept->rewriter.size();
+    return n;
+  }
+};
+
+namespace {
+
+thread_local KeptSimplifications::State* t_kept = nullptr;
+
+// Drops every kept result when there are too many and none is in use.
+void bound_kept(KeptSimplifications::State& k) {
+  if (k.users > 0 || k.size() <= k.max_nodes) return;
+  k.by_rules.clear();
+  k.last = nullptr;
+}
+
+// The kept rewriter for the rules in use, or null.
+Rewriter* kept_rewriter() {
+  KeptSimplifications::State* k = t_kept;
+  if (!k || rewrites_logged()) return nullptr;
+  bound_kept(*k);
+  if (k->last && k->last_key.first == active_plant() && k->last_key.second == left_out_names)
+    return &k->last->rewriter;
+  k->last_key = {active_plant(), left_out_names};
+  std::unique_ptr<KeptSimplifications::State::Kept>& kept = k->by_rules[k->last_key];
+  if (!kept) kept = std::make_unique<KeptSimplifications::State::Kept>(rules_in_use());
+  k->last = kept.get();
+  return &kept->rewriter;
+}
+
+}  // namespace
+
+KeptSimplifications::KeptSimplifications(size_t max_nodes)
+    : state_(std::make_unique<State>()), outer_(t_kept) {
+  state_->max_nodes = max_nodes;
+  t_kept = state_.get();
+}
+
+KeptSimplifications::~KeptSimplifications() {
+  t_kept = outer_;
+}
+
+size_t KeptSimplifications::size() const {
+  return state_->size();
+}
+
+SimplifyMemo::SimplifyMemo() : outer_(memo_rewriter) {
+  memo_rewriter = kept_rewriter();
+  if (memo_rewriter) {
+    kept_ = t_kept;
+    ++kept_->users;
+    return;
+  }
+  rewriter_ = std::make_unique<Rewriter>(rules_in_use());
   memo_rewriter = rewriter_.get();
 }
 
 SimplifyMemo::~SimplifyMemo() {
+  if (kept_) --kept_->users;
   memo_rewriter = outer_;
 }
 
@@ -444,6 +515,10 @@ UOpRef simplify(const UOpRef& node) {
   // Loop counters and constants are already as simple as they get; they are most indices.
   if (node->op == Op::Range || node->op == Op::Const) return node;
   if (memo_rewriter) return memo_rewriter->run(node);
+  if (kept_rewriter()) {
+    SimplifyMemo memo;  // holds the kept results while they are in use
+    return memo_rewriter->run(node);
+  }
   return rewrite(node, rules_in_use()).root;
 }
 

@@ -24,10 +24,39 @@ const RuleSet& symbolic_rules();
 // The expression (or whole loop program) with symbolic_rules applied to a fixpoint.
 UOpRef simplify(const UOpRef& node);
 
+// While one is alive, simplify() and the SimplifyMemos made on this thread share what they
+// simplify, across kernels and programs: a fuzz target's inputs and a reducer's candidates are
+// mutations of one another, and most index expressions of a program's new kernels were
+// simplified for an earlier one. What the rules make of a node depends only on the node, the
+// rules left out and the active plant, so results are kept apart by the last two. Past a
+// bound (results of max_nodes nodes), they are all dropped at once. While a RewriteLog is alive,
+// nothing kept is used: it must see the rules fire. A CompileMemo keeps one
+// (compiler/compile_memo.h).
+class KeptSimplifications {
+ public:
+  // Each kept result keeps its node alive: a few hundred bytes each under the fuzz preset.
+  static constexpr size_t kMaxNodes = size_t{1} << 17;
+
+  explicit KeptSimplifications(size_t max_nodes = kMaxNodes);
+  ~KeptSimplifications();
+  KeptSimplifications(const KeptSimplifications&) = delete;
+  KeptSimplifications& operator=(const KeptSimplifications&) = delete;
+
+  // How many nodes' results are kept now.
+  size_t size() const;
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> state_;
+  State* outer_;
+};
+
 // While one is alive, simplify() on this thread remembers what it has simplified, so lowering
 // a deep graph, which simplifies each level's expression over the levels below it, does not
 // simplify those again: linear in the graph, not quadratic. The results are the same, as the
-// rules are functions of the node alone.
+// rules are functions of the node alone. Within a KeptSimplifications it adds to the kept
+// results instead of starting empty.
 class SimplifyMemo {
  public:
   SimplifyMemo();
@@ -36,7 +65,8 @@ class SimplifyMemo {
   SimplifyMemo& operator=(const SimplifyMemo&) = delete;
 
  private:
-  std::unique_ptr<Rewriter> rewriter_;
+  std::unique_ptr<Rewriter> rewriter_;  // null when it uses one of kept_'s
+  KeptSimplifications::State* kept_ = nullptr;
   Rewriter* outer_;  // the enclosing memo's, restored when this one ends
 };
 

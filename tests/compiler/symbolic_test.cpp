@@ -3,11 +3,13 @@
 #include <rapidcheck/gtest.h>
 
 #include <functional>
+#include <optional>
 
 #include "compiler/symbolic.h"
 #include "ir/build.h"
 #include "ir/eval_scalar.h"
 #include "ir/loop.h"
+#include "ir/plant.h"
 
 namespace uopc {
 namespace {
@@ -120,14 +122,112 @@ TEST(Rewrite, LaterCallsDoNotRevisitWhatEarlierCallsRewrote) {
   EXPECT_EQ(rule_calls, levels);
 }
 
+std::vector<UOpRef> max_chain(int length) {
+  std::vector<UOpRef> chain{i};
+  for (int k = 0; k < length; ++k) chain.push_back(op(Op::Max, add(chain.back(), c(-1)), c(0)));
+  return chain;
+}
+
 // The same through simplify(): within a SimplifyMemo, the same results as without one.
 TEST(Rewrite, SimplifyMemoKeepsTheResults) {
-  std::vector<UOpRef> chain{i};
-  for (int k = 0; k < 50; ++k) chain.push_back(op(Op::Max, add(chain.back(), c(-1)), c(0)));
+  std::vector<UOpRef> chain = max_chain(50);
   std::vector<std::string> plain;
   for (const UOpRef& e : chain) plain.push_back(expr_str(simplify(e)));
   SimplifyMemo memo;
   for (size_t k = 0; k < chain.size(); ++k) EXPECT_EQ(expr_str(simplify(chain[k])), plain[k]);
+}
+
+// Kept results outlive the SimplifyMemo (a kernel's lowering) that made them: the same
+// expressions simplified again, in a memo or outside one, give the same results and keep no
+// more.
+TEST(Rewrite, KeptSimplificationsOutliveEachMemo) {
+  std::vector<UOpRef> chain = max_chain(50);
+  std::vector<std::string> plain;
+  for (const UOpRef& e : chain) plain.push_back(expr_str(simplify(e)));
+  KeptSimplifications kept;
+  {
+    SimplifyMemo memo;
+    for (size_t k = 0; k < chain.size(); ++k) EXPECT_EQ(expr_str(simplify(chain[k])), plain[k]);
+  }
+  size_t size = kept.size();
+  EXPECT_GE(size, chain.size());
+  {
+    SimplifyMemo memo;
+    for (size_t k = 0; k < chain.size(); ++k) EXPECT_EQ(expr_str(simplify(chain[k])), plain[k]);
+  }
+  for (size_t k = 0; k < chain.size(); ++k) EXPECT_EQ(expr_str(simplify(chain[k])), plain[k]);
+  EXPECT_EQ(kept.size(), size);
+}
+
+struct PlantGuard {
+  explicit PlantGuard(Plant p) { set_plant(p); }
+  ~PlantGuard() { set_plant(Plant::None); }
+};
+
+// What the rules make of a node also depends on the rules left out and the active plant: what
+// was kept under one of them is never taken under another.
+TEST(Rewrite, KeptSimplificationsAreKeptApartByRulesAndPlant) {
+  UOpRef e = op(Op::Sub, add(x, mul(j, c(3))), j);
+  // A memo made within the scope, as a kernel lowered without a rule or under a plant has.
+  auto simplified = [&](bool in_memo) {
+    std::optional<SimplifyMemo> memo;
+    if (in_memo) memo.emplace();
+    return expr_str(simplify(e));
+  };
+  auto without_rule = [&](bool in_memo) {
+    WithoutRule aside("combine_terms");
+    return simplified(in_memo);
+  };
+  auto planted = [&](bool in_memo) {
+    PlantGuard plant(Plant::LinearSubAsAdd);
+    return simplified(in_memo);
+  };
+  std::string all = simplified(false), without = without_rule(false), with_plant = planted(false);
+  ASSERT_NE(all, without);
+  ASSERT_NE(all, with_plant);
+  ASSERT_NE(without, with_plant);
+  KeptSimplifications kept;
+  for (bool in_memo : {true, false, true}) {
+    EXPECT_EQ(simplified(in_memo), all);
+    EXPECT_EQ(without_rule(in_memo), without);
+    EXPECT_EQ(planted(in_memo), with_plant);
+    EXPECT_EQ(simplified(in_memo), all);
+  }
+}
+
+TEST(Rewrite, ALoggedSimplificationTakesItsStepsThoughItsResultIsKept) {
+  UOpRef e = op(Op::Sub, add(x, mul(j, c(3))), j);
+  KeptSimplifications kept;
+  simplify(e);
+  EXPECT_FALSE(steps_of([&] { simplify(e); }).empty());
+  EXPECT_FALSE(steps_of([&] {
+                 SimplifyMemo memo;
+                 simplify(e);
+               }).empty());
+}
+
+// Past its bound, everything kept is dropped, but never while a memo is using it.
+TEST(Rewrite, KeptSimplificationsAreDroppedPastTheirBoundWhenUnused) {
+  std::vector<UOpRef> chain = max_chain(50);
+  std::vector<std::string> plain;
+  for (const UOpRef& e : chain) plain.push_back(expr_str(simplify(e)));
+  KeptSimplifications kept(20);
+  {
+    SimplifyMemo outer;
+    for (size_t k = 0; k < 30; ++k) simplify(chain[k]);
+    size_t size = kept.size();
+    ASSERT_GT(size, 20u);
+    {
+      SimplifyMemo inner;  // a kernel lowered within another's lowering
+      EXPECT_EQ(kept.size(), size);
+    }
+    for (size_t k = 0; k < chain.size(); ++k) EXPECT_EQ(expr_str(simplify(chain[k])), plain[k]);
+  }
+  EXPECT_GT(kept.size(), 20u);
+  SimplifyMemo next;
+  EXPECT_EQ(kept.size(), 0u);
+  EXPECT_EQ(expr_str(simplify(chain[3])), plain[3]);
+  EXPECT_LE(kept.size(), 20u);
 }
 
 // ---- soundness: simplify(e) equals e at every point of its variables' domains ----
