@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "fuzz/expr_gen.h"
@@ -627,55 +628,99 @@ struct Breaker {
   std::string helpers = {};
 };
 
+// A value's breakers in a fixed order, each made only when kept: a program is broken by one of
+// about forty, drawn after they are counted, and each text costs a few allocations.
+class BreakerList {
+ public:
+  // Keeps every breaker, or only the one at position `only`.
+  explicit BreakerList(std::optional<size_t> only = std::nullopt) : only_(only) {}
+
+  template <class Statement>
+  void add(const char* rule, const Statement& statement) {
+    add(rule, statement, [] { return std::string(); });
+  }
+  template <class Statement, class Helpers>
+  void add(const char* rule, const Statement& statement, const Helpers& helpers) {
+    if (!only_ || *only_ == count_) kept_.push_back({rule, statement(), helpers()});
+    ++count_;
+  }
+  size_t size() const { return count_; }
+  const std::vector<Breaker>& kept() const { return kept_; }
+
+ private:
+  std::optional<size_t> only_;
+  size_t count_ = 0;
+  std::vector<Breaker> kept_;
+};
+
+// `r` offsets: the first one `first`, the others 0.
+std::string offsets(int r, const char* first) {
+  std::string out;
+  for (int k = 0; k < r; ++k) out += k == 0 ? first : " 0";
+  return out;
+}
+
 // Breakers for the rest of ir/build.h's checks (signs, dtypes, arities, limits), each broken on
 // its own: every check the type rules make has a program that only it refuses.
-void more_rule_breakers(const UOp& x, const std::string& name, std::vector<Breaker>& options) {
+void more_rule_breakers(const UOp& x, const std::string& name, BreakerList& options) {
   int r = x.rank();
-  Shape s = x.shape;
-  std::string zeros, negative;  // r offsets: all 0; the first -1
-  for (int k = 0; k < r; ++k) zeros += " 0", negative += k == 0 ? " -1" : " 0";
-  Shape no_pads(static_cast<size_t>(2 * r), 0);
-  std::string other_value = x.dtype == DType::F32 ? "true" : "1.5";
-  options.push_back(
-      {"pad value dtype", "pad " + name + " pads=" + dims(no_pads) + " value=" + other_value});
-  options.push_back({"reshape inference", "reshape " + name + " shape=[-1 -1]"});
-  options.push_back({"rank limit", "reshape " + name + " shape=[1 1 1 1 1 1 1 1 " +
-                                       std::to_string(x.numel()) + "]"});
-  options.push_back({"index count", "index " + name + zeros + " 0"});
-  options.push_back({"reduce op", "reduce " + name + " op=sub pop=0"});
-  options.push_back({"reduce pop sign", "reduce " + name + " op=max pop=-1"});
-  options.push_back({"where condition", "where %broken_cast " + name + " " + name});
-  options.push_back({"assert dtypes", "assert " + name + " %broken_cast"});
-  options.push_back({"stack dtypes", "stack " + name + " %broken_cast"});
-  options.push_back({"buffer size", "buffer -1 dtype=" + std::string(dtype_name(x.dtype))});
-  options.push_back({"flip axis sign", "flip " + name + " axes=[-1]"});
-  if (not_broadcastable(s) != s) options.push_back({"broadcast", "max " + name + " %broken_wide"});
+  const Shape& s = x.shape;
+  auto pads = [&](int64_t first, int64_t last) {
+    Shape p(static_cast<size_t>(2 * r), 0);
+    p.front() = first;
+    p.back() = last;
+    return dims(p);
+  };
+  auto with_axis = [&](size_t k, int64_t add) {
+    Shape out = s;
+    out[k] += add;
+    return dims(out);
+  };
+  options.add("pad value dtype", [&] {
+    return "pad " + name + " pads=" + dims(Shape(static_cast<size_t>(2 * r), 0)) +
+           " value=" + (x.dtype == DType::F32 ? "true" : "1.5");
+  });
+  options.add("reshape inference", [&] { return "reshape " + name + " shape=[-1 -1]"; });
+  options.add("rank limit", [&] {
+    return "reshape " + name + " shape=[1 1 1 1 1 1 1 1 " + std::to_string(x.numel()) + "]";
+  });
+  options.add("index count", [&] { return "index " + name + offsets(r, " 0") + " 0"; });
+  options.add("reduce op", [&] { return "reduce " + name + " op=sub pop=0"; });
+  options.add("reduce pop sign", [&] { return "reduce " + name + " op=max pop=-1"; });
+  options.add("where condition", [&] { return "where %broken_cast " + name + " " + name; });
+  options.add("assert dtypes", [&] { return "assert " + name + " %broken_cast"; });
+  options.add("stack dtypes", [&] { return "stack " + name + " %broken_cast"; });
+  options.add("buffer size", [&] { return "buffer -1 dtype=" + std::string(dtype_name(x.dtype)); });
+  options.add("flip axis sign", [&] { return "flip " + name + " axes=[-1]"; });
+  if (std::any_of(s.begin(), s.end(), [](int64_t d) { return d != 1; }))
+    options.add("broadcast", [&] { return "max " + name + " %broken_wide"; });
   if (x.dtype == DType::Bool)
-    options.push_back({"reduce dtype", "reduce " + name + " op=add pop=0"});
+    options.add("reduce dtype", [&] { return "reduce " + name + " op=add pop=0"; });
   if (r == 0) return;
-  Shape left = no_pads, right = no_pads;
-  left.front() = -1;
-  right.back() = -1;
-  options.push_back({"pad left sign", "pad " + name + " pads=" + dims(left)});
-  options.push_back({"pad right sign", "pad " + name + " pads=" + dims(right)});
-  Shape more = s;
-  more.push_back(1);
-  options.push_back({"expand rank", "expand " + name + " shape=" + dims(more)});
-  Shape longer = s;
-  longer[0] += 1;
-  options.push_back({"shrink size", "shrink " + name + zeros + " shape=" + dims(longer)});
-  options.push_back({"shrink offset sign", "shrink " + name + negative + " shape=" + dims(s)});
-  options.push_back({"shrink arity", "shrink " + name + zeros + " 0 shape=" + dims(s)});
-  options.push_back({"index sign", "index " + name + " -1"});
-  options.push_back({"index dtype", "index " + name + " %broken_real"});
-  Shape shifted(static_cast<size_t>(r));
-  std::iota(shifted.begin(), shifted.end(), 1);
-  options.push_back({"permutation range", "permute " + name + " order=" + dims(shifted)});
+  options.add("pad left sign", [&] { return "pad " + name + " pads=" + pads(-1, 0); });
+  options.add("pad right sign", [&] { return "pad " + name + " pads=" + pads(0, -1); });
+  options.add("expand rank", [&] {
+    Shape more = s;
+    more.push_back(1);
+    return "expand " + name + " shape=" + dims(more);
+  });
+  options.add("shrink size",
+              [&] { return "shrink " + name + offsets(r, " 0") + " shape=" + with_axis(0, 1); });
+  options.add("shrink offset sign",
+              [&] { return "shrink " + name + offsets(r, " -1") + " shape=" + dims(s); });
+  options.add("shrink arity",
+              [&] { return "shrink " + name + offsets(r, " 0") + " 0 shape=" + dims(s); });
+  options.add("index sign", [&] { return "index " + name + " -1"; });
+  options.add("index dtype", [&] { return "index " + name + " %broken_real"; });
+  options.add("permutation range", [&] {
+    Shape shifted(static_cast<size_t>(r));
+    std::iota(shifted.begin(), shifted.end(), 1);
+    return "permute " + name + " order=" + dims(shifted);
+  });
   for (size_t k = 0; k < s.size(); ++k)
     if (s[k] >= 2) {
-      Shape smaller = s;
-      smaller[k] -= 1;
-      options.push_back({"expand to smaller", "expand " + name + " shape=" + dims(smaller)});
+      options.add("expand to smaller",
+                  [&] { return "expand " + name + " shape=" + with_axis(k, -1); });
       break;
     }
 }
@@ -704,77 +749,77 @@ bool narrow_interval(const UOp& x) {
 // forgets the fill, a max's that takes the lower high) accepts one of them. None unless
 // narrow_interval(x). With `reach`, the offsets are out of range by one at the values x
 // takes, each read from an element that holds it (ValueReach).
-void interval_breakers(const UOp& x, const std::string& name, std::vector<Breaker>& options,
+void interval_breakers(const UOp& x, const std::string& name, BreakerList& options,
                        const ValueReach* reach = nullptr) {
   if (!narrow_interval(x)) return;
   Interval b = reach ? reach->values : x.bounds;
   if (b.hi <= b.lo) return;
-  Shape origin(static_cast<size_t>(x.rank()), 0);
   // Offsets of a shrink to one element of the room may be 0 ... hi - lo - 1.
-  std::string room =
-      "%broken_room = buffer " + std::to_string(b.hi - b.lo) + " dtype=i32 slot=998\n";
-  auto shifted = [&](int64_t by, const Shape& at) {
+  auto shifted = [&](int64_t by, const Shape* at) {
     std::string helpers, element = name;
     if (x.rank() > 0) {
       element = "%broken_element";
       helpers = element + " = index " + name;
-      for (int64_t i : at) helpers += " " + std::to_string(i);
+      for (int k = 0; k < x.rank(); ++k)
+        helpers += " " + std::to_string(at ? (*at)[static_cast<size_t>(k)] : 0);
       helpers += "\n";
     }
-    return helpers + "%broken_shift = sub " + element + " " + std::to_string(by) + "\n" + room;
+    return helpers + "%broken_shift = sub " + element + " " + std::to_string(by) + "\n" +
+           "%broken_room = buffer " + std::to_string(b.hi - b.lo) + " dtype=i32 slot=998\n";
   };
-  const std::string shrink = "shrink %broken_room %broken_shift shape=[1]";
-  options.push_back({"interval high end", shrink,  // 0 ... hi - lo
-                     shifted(b.lo, reach ? reach->highest_at : origin)});
-  options.push_back({"interval low end", shrink,  // -1 ... hi - lo - 1
-                     shifted(b.lo + 1, reach ? reach->lowest_at : origin)});
+  auto shrink = [] { return std::string("shrink %broken_room %broken_shift shape=[1]"); };
+  options.add("interval high end", shrink,  // 0 ... hi - lo
+              [&] { return shifted(b.lo, reach ? &reach->highest_at : nullptr); });
+  options.add("interval low end", shrink,  // -1 ... hi - lo - 1
+              [&] { return shifted(b.lo + 1, reach ? &reach->lowest_at : nullptr); });
 }
 
-std::vector<Breaker> breakers(const Statement& v, size_t expand_axis) {
+void breakers(const Statement& v, size_t expand_axis, BreakerList& options) {
   const UOp& x = *v.node;
   const std::string& name = v.name;
   int r = x.rank();
-  std::vector<Breaker> options;
-  options.push_back({"reshape element count",
-                     "reshape " + name + " shape=[" + std::to_string(x.numel() + 1) + "]"});
-  options.push_back({"reduce pop", "reduce " + name + " op=max pop=" + std::to_string(r + 1)});
-  options.push_back(
-      {"pad length", "pad " + name + " pads=" + dims(Shape(static_cast<size_t>(2 * r + 1), 1))});
-  options.push_back(
-      {"dtype", std::string(x.dtype == DType::I32 ? "add " : "idiv ") + name + " 1.5"});
+  options.add("reshape element count",
+              [&] { return "reshape " + name + " shape=[" + std::to_string(x.numel() + 1) + "]"; });
+  options.add("reduce pop",
+              [&] { return "reduce " + name + " op=max pop=" + std::to_string(r + 1); });
+  options.add("pad length", [&] {
+    return "pad " + name + " pads=" + dims(Shape(static_cast<size_t>(2 * r + 1), 1));
+  });
+  options.add("dtype", [&] {
+    return std::string(x.dtype == DType::I32 ? "add " : "idiv ") + name + " 1.5";
+  });
   if (r >= 2)
-    options.push_back(
-        {"permutation", "permute " + name + " order=" + dims(Shape(static_cast<size_t>(r), 0))});
-  options.push_back({"permutation length", "permute " + name + " order=" + dims([&] {
-                                             Shape o(static_cast<size_t>(r + 1));
-                                             std::iota(o.begin(), o.end(), 0);
-                                             return o;
-                                           }())});
-  if (r >= 1) options.push_back({"flip axes", "flip " + name + " axes=[0 0]"});
-  options.push_back({"flip axis range", "flip " + name + " axes=[" + std::to_string(r) + "]"});
+    options.add("permutation", [&] {
+      return "permute " + name + " order=" + dims(Shape(static_cast<size_t>(r), 0));
+    });
+  options.add("permutation length", [&] {
+    Shape o(static_cast<size_t>(r + 1));
+    std::iota(o.begin(), o.end(), 0);
+    return "permute " + name + " order=" + dims(o);
+  });
+  if (r >= 1) options.add("flip axes", [&] { return "flip " + name + " axes=[0 0]"; });
+  options.add("flip axis range",
+              [&] { return "flip " + name + " axes=[" + std::to_string(r) + "]"; });
   if (r >= 1) {
     // The whole of x from offset 1: past the end by one element, the least a checker can
     // miss by (a bound written with <= for <), as well as by more.
-    Shape s = x.shape;
-    std::string offsets;
-    for (int k = 0; k < r; ++k) offsets += k == 0 ? " 1" : " 0";
-    options.push_back({"shrink bounds", "shrink " + name + offsets + " shape=" + dims(s)});
-    Shape big = x.shape;
-    if (big[expand_axis] != 1) {
-      big[expand_axis] += 1;
-      options.push_back({"expand", "expand " + name + " shape=" + dims(big)});
-    }
-    options.push_back({"index range", "index " + name + " " + std::to_string(x.shape[0])});
-    options.push_back({"shrink provability", "shrink " + name + [&] {
-                         std::string o = " %broken_offset";
-                         for (int a = 1; a < r; ++a) o += " 0";
-                         return o;
-                       }() + " shape=" + dims(x.shape)});
+    options.add("shrink bounds",
+                [&] { return "shrink " + name + offsets(r, " 1") + " shape=" + dims(x.shape); });
+    if (x.shape[expand_axis] != 1)
+      options.add("expand", [&] {
+        Shape big = x.shape;
+        big[expand_axis] += 1;
+        return "expand " + name + " shape=" + dims(big);
+      });
+    options.add("index range", [&] { return "index " + name + " " + std::to_string(x.shape[0]); });
+    options.add("shrink provability", [&] {
+      return "shrink " + name + " %broken_offset" + offsets(r - 1, " 0") +
+             " shape=" + dims(x.shape);
+    });
   }
-  options.push_back({"stack shapes", "stack " + name + " %broken_other"});
+  options.add("stack shapes", [&] { return "stack " + name + " %broken_other"; });
   interval_breakers(x, name, options);
   more_rule_breakers(x, name, options);
-  return options;
 }
 
 // The valid program's text, the helpers `statement` names, then `statement` as %broken.
@@ -797,22 +842,35 @@ Broken with_breaker(const std::string& text, const UOp& x, const Breaker& breake
   return {text + helpers + "%broken = " + statement + "\n", breaker.rule};
 }
 
+// One of the breakers `list` adds, drawn as Choices::pick draws from a list: only its text is
+// made.
+template <class List>
+Breaker drawn(Choices& c, const List& list) {
+  BreakerList counted;
+  list(counted);
+  BreakerList one(static_cast<size_t>(c.range(0, static_cast<int64_t>(counted.size()) - 1)));
+  list(one);
+  return one.kept().front();
+}
+
 }  // namespace
 
 std::vector<Broken> rule_breakers(const Program& valid, const Statement& v, size_t expand_axis) {
   std::string text = print_program(valid);
+  BreakerList all;
+  breakers(v, expand_axis, all);
   std::vector<Broken> out;
-  for (const Breaker& b : breakers(v, expand_axis)) out.push_back(with_breaker(text, *v.node, b));
+  for (const Breaker& b : all.kept()) out.push_back(with_breaker(text, *v.node, b));
   return out;
 }
 
 std::vector<Broken> interval_rule_breakers(const Program& valid, const Statement& v,
                                            const ValueReach* reach) {
-  std::vector<Breaker> b;
+  BreakerList b;
   interval_breakers(*v.node, v.name, b, reach);
   std::string text = print_program(valid);
   std::vector<Broken> out;
-  for (const Breaker& one : b) out.push_back(with_breaker(text, *v.node, one));
+  for (const Breaker& one : b.kept()) out.push_back(with_breaker(text, *v.node, one));
   return out;
 }
 
@@ -827,15 +885,14 @@ Broken break_one_rule(Choices& c, const Program& valid, const std::string& print
   // drawn once in a hundred programs.
   if (!narrow.empty() && c.range(0, 3) == 0) {
     const Statement& v = *c.pick(narrow);
-    std::vector<Breaker> b;
-    interval_breakers(*v.node, v.name, b);
-    return with_breaker(printed, *v.node, c.pick(b));
+    auto list = [&](BreakerList& b) { interval_breakers(*v.node, v.name, b); };
+    return with_breaker(printed, *v.node, drawn(c, list));
   }
   const Statement& v = *c.pick(values);
   size_t expand_axis =
       v.node->rank() >= 1 ? static_cast<size_t>(c.range(0, v.node->rank() - 1)) : 0;
-  // Only the drawn breaker's text is built: each holds the whole program.
-  return with_breaker(printed, *v.node, c.pick(breakers(v, expand_axis)));
+  auto list = [&](BreakerList& b) { breakers(v, expand_axis, b); };
+  return with_breaker(printed, *v.node, drawn(c, list));
 }
 
 namespace {
