@@ -37,8 +37,11 @@ bool same_fields(const UOp& a, const UOpFields& b) {
   return true;
 }
 
+// The node's hash is kept beside it: a probe that compares only hashes does not read the node,
+// and the table of a long run holds hundreds of thousands of them.
 struct Entry {
   const UOp* node = nullptr;
+  size_t hash = 0;
   std::weak_ptr<const UOp> ref;
 };
 
@@ -50,7 +53,7 @@ class InternTable {
   // The live node with these fields, if any.
   UOpRef find_same(const UOpFields& probe, size_t hash) const {
     for (size_t k = start(hash); slots_[k].node; k = next(k))
-      if (slots_[k].node->hash == hash && same_fields(*slots_[k].node, probe))
+      if (slots_[k].hash == hash && same_fields(*slots_[k].node, probe))
         if (UOpRef existing = slots_[k].ref.lock()) return existing;
     return nullptr;
   }
@@ -62,7 +65,7 @@ class InternTable {
   }
   void insert(const UOp* node, const UOpRef& ref) {
     if (2 * (size_ + 1) > slots_.size()) grow();
-    place(Entry{node, ref});
+    place(Entry{node, node->hash, ref});
     ++size_;
   }
   void erase(const UOp* node) {
@@ -75,7 +78,7 @@ class InternTable {
     --size_;
     // Moves back each later entry of the run that may no longer be reachable past the hole.
     for (size_t hole = k, j = next(k); slots_[j].node; j = next(j)) {
-      size_t home = start(slots_[j].node->hash);
+      size_t home = start(slots_[j].hash);
       bool reachable = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
       if (reachable) continue;
       slots_[hole] = std::move(slots_[j]);
@@ -89,7 +92,7 @@ class InternTable {
   size_t start(size_t hash) const { return (hash * 0x9e3779b97f4a7c15ull) >> shift_; }
   size_t next(size_t k) const { return (k + 1) & (slots_.size() - 1); }
   void place(Entry e) {
-    size_t k = start(e.node->hash);
+    size_t k = start(e.hash);
     while (slots_[k].node) k = next(k);
     slots_[k] = std::move(e);
   }
