@@ -4,9 +4,12 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <memory_resource>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
+#include "ir/arena.h"
 #include "ir/build.h"
 #include "ir/error.h"
 #include "ir/suggest.h"
@@ -100,11 +103,11 @@ int token_length(std::string_view line, int col) {
 
 class Lexer {
  public:
-  Lexer(std::string_view line, Location loc) : line_(line), loc_(std::move(loc)) {}
+  Lexer(std::string_view line, const Location& loc) : line_(line), loc_(loc) {}
 
-  std::vector<Token> run() {
-    std::vector<Token> out;
-    out.reserve(line_.size() / 2 + 1);  // most tokens take two characters or more, with their space
+  // Fills `out` (a list kept from line to line, so that its memory is reused).
+  void run(std::vector<Token>& out) {
+    out.clear();
     size_t i = 0;
     while (i < line_.size()) {
       char c = line_[i];
@@ -139,13 +142,12 @@ class Lexer {
       out.push_back({kind, line_.substr(i, n), col});
       i += n;
     }
-    return out;
   }
 
  private:
   [[noreturn]] void error(int col, const std::string& msg) { fail_at(loc_, line_, col, msg); }
   std::string_view line_;
-  Location loc_;
+  const Location& loc_;
 };
 
 // ---- Statement syntax -------------------------------------------------------------------------
@@ -188,6 +190,13 @@ struct Syntax {
   std::vector<Operand> operands;
   std::vector<Attr> attrs;
   bool book = false;  // commas, tuples or ' : ' appeared
+
+  // Empty again, keeping the lists' memory for the next line.
+  void clear() {
+    operands.clear();
+    attrs.clear();
+    book = false;
+  }
 };
 
 Literal parse_literal(const Token& tok, const Location& loc, std::string_view line) {
@@ -222,11 +231,11 @@ inline constexpr int64_t kMaxInteger = int64_t{1} << 40;
 
 class StatementParser {
  public:
-  StatementParser(std::vector<Token> toks, Location loc, std::string_view line)
-      : t_(std::move(toks)), loc_(std::move(loc)), line_(line) {}
+  StatementParser(const std::vector<Token>& toks, const Location& loc, std::string_view line)
+      : t_(toks), loc_(loc), line_(line) {}
 
-  Syntax run() {
-    Syntax s;
+  void run(Syntax& s) {
+    s.clear();
     const Token& name = expect(Tok::Name, "a statement starts with '%name ='");
     s.name = name.text;
     s.name_col = name.col;
@@ -255,7 +264,6 @@ class StatementParser {
       if (attrs_only) error(tok.col, "expected key=value after ':'");
       s.operands.push_back(operand(s));
     }
-    return s;
   }
 
  private:
@@ -366,9 +374,9 @@ class StatementParser {
     return out;
   }
 
-  std::vector<Token> t_;
+  const std::vector<Token>& t_;
   size_t pos_ = 0;
-  Location loc_;
+  const Location& loc_;
   std::string_view line_;
 };
 
@@ -398,28 +406,43 @@ const std::vector<std::string>& statement_ops() {
   return names;
 }
 
-// The attributes each op takes (docs/LANGUAGE.md), for suggestions.
-std::vector<std::string> attributes_of(Op op) {
+// The attributes each op takes (docs/LANGUAGE.md).
+std::span<const std::string_view> attribute_names(Op op) {
+  static constexpr std::string_view buffer[] = {"dtype", "slot"}, shape[] = {"shape"},
+                                    order[] = {"order"}, axes[] = {"axes"},
+                                    pads[] = {"pads", "value"}, fold[] = {"op", "pop"},
+                                    dtype[] = {"dtype"};
   switch (op) {
     case Op::Buffer:
-      return {"dtype", "slot"};
+      return buffer;
     case Op::Reshape:
     case Op::Expand:
     case Op::Shrink:
-      return {"shape"};
+      return shape;
     case Op::Permute:
-      return {"order"};
+      return order;
     case Op::Flip:
-      return {"axes"};
+      return axes;
     case Op::Pad:
-      return {"pads", "value"};
+      return pads;
     case Op::Reduce:
-      return {"op", "pop"};
+      return fold;
     case Op::Cast:
-      return {"dtype"};
+      return dtype;
     default:
       return {};
   }
+}
+
+bool takes_attribute(Op op, std::string_view key) {
+  std::span<const std::string_view> names = attribute_names(op);
+  return std::find(names.begin(), names.end(), key) != names.end();
+}
+
+// The same, for suggestions.
+std::vector<std::string> attributes_of(Op op) {
+  std::span<const std::string_view> names = attribute_names(op);
+  return {names.begin(), names.end()};
 }
 
 // A known word for a misspelt one, counting the names other libraries use ("float32", "sum").
@@ -438,7 +461,7 @@ class Builder {
     loc_ = loc;
     line_ = line;
     s_ = &s;
-    if (auto it = names_.find(std::string(s.name)); it != names_.end())
+    if (auto it = names_.find(s.name); it != names_.end())
       error(s.name_col,
             std::string(s.name) + " is already defined on line " +
                 std::to_string(p_.statements[it->second].line),
@@ -446,11 +469,10 @@ class Builder {
     std::optional<Op> op = parse_op(s.op);
     if (!op || *op == Op::Const || op_kind(*op) == OpKind::Loop)
       error(s.op_col, "unknown op '" + std::string(s.op) + "'" + suggestion(s.op, statement_ops()));
-    std::vector<std::string> known = attributes_of(*op);
     for (const Attr& a : s.attrs)
-      if (std::find(known.begin(), known.end(), a.key) == known.end())
+      if (!takes_attribute(*op, a.key))
         error(a.col, std::string(s.op) + " has no attribute '" + std::string(a.key) + "'" +
-                         suggestion(a.key, known));
+                         suggestion(a.key, attributes_of(*op)));
     UOpRef node;
     try {
       node = build(*op);
@@ -463,7 +485,7 @@ class Builder {
                          suggestion(a.key, attributes_of(*op)));
     for (size_t i : pending_uses_) p_.statements[i].used = true;
     pending_uses_.clear();
-    names_.emplace(std::string(s.name), p_.statements.size());
+    names_.emplace(s.name, p_.statements.size());
     p_.statements.push_back({std::string(s.name), node, loc.line, false});
     defined_.push_back({line, s.name_col});
   }
@@ -487,7 +509,7 @@ class Builder {
   // The value a named operand refers to, as a note: "%a is f32[2 3], defined here".
   std::vector<Note> definition_of(const Operand& o) const {
     if (o.name.empty()) return {};
-    auto it = names_.find(std::string(o.name));
+    auto it = names_.find(o.name);
     if (it == names_.end()) return {};
     const UOpRef& v = p_.statements[it->second].node;
     return {definition(it->second, std::string(o.name) + " is " +
@@ -538,12 +560,13 @@ class Builder {
     if (found) found->used = true;
     return found;
   }
-  std::optional<std::vector<int64_t>> list_attr(std::string_view key) {
+  // Null when the attribute is not given.
+  const std::vector<int64_t>* list_attr(std::string_view key) {
     Attr* a = find_attr(key);
-    if (!a) return std::nullopt;
+    if (!a) return nullptr;
     if (!a->list)
       error(a->col, std::string(key) + " takes a list, like " + std::string(key) + "=[1 2]");
-    return a->list;
+    return &*a->list;
   }
   std::optional<int64_t> int_attr(std::string_view key) {
     Attr* a = find_attr(key);
@@ -593,10 +616,10 @@ class Builder {
                                      std::to_string(s_->operands.size()));
   }
   UOpRef named(const Operand& o) {
-    auto it = names_.find(std::string(o.name));
+    auto it = names_.find(o.name);
     if (it == names_.end()) {
       std::vector<std::string> known;
-      for (const auto& [name, at] : names_) known.push_back(name);
+      for (const auto& [name, at] : names_) known.emplace_back(name);
       std::sort(known.begin(), known.end());
       error(o.col, std::string(o.name) + " is not defined (names are defined before use)" +
                        did_you_mean(o.name, known));
@@ -643,8 +666,8 @@ class Builder {
     return value(o, DType::I32);
   }
   // The positional tuple of a book-form statement, or the named list attribute.
-  std::vector<int64_t> list_arg(const char* key, size_t tuple_at) {
-    std::optional<std::vector<int64_t>> attr = list_attr(key);
+  const std::vector<int64_t>& list_arg(const char* key, size_t tuple_at) {
+    const std::vector<int64_t>* attr = list_attr(key);
     if (s_->operands.size() > tuple_at && s_->operands[tuple_at].tuple) {
       if (attr) error(s_->operands[tuple_at].col, std::string("give ") + key + " once");
       const Tuple& t = *s_->operands[tuple_at].tuple;
@@ -748,7 +771,7 @@ class Builder {
       }
       return shrink(x, offsets, shape);
     }
-    std::optional<std::vector<int64_t>> shape = list_attr("shape");
+    const std::vector<int64_t>* shape = list_attr("shape");
     if (!shape) error(s_->op_col, "shrink needs shape=[...]");
     std::vector<UOpRef> offsets;
     for (const Operand* o : operand_range(1)) offsets.push_back(index_value(*o));
@@ -757,9 +780,9 @@ class Builder {
 
   UOpRef build_pad() {
     UOpRef x = value(operand_at(0, "operand"), {});
-    std::optional<std::vector<int64_t>> pads = pairs_arg(1);
-    if (!pads) {
-      pads = list_attr("pads");
+    std::optional<std::vector<int64_t>> pairs = pairs_arg(1);
+    const std::vector<int64_t>* pads = pairs ? &*pairs : list_attr("pads");
+    if (!pairs) {
       if (!pads) error(s_->op_col, "pad needs pads=[l0 r0 l1 r1 ...]");
       expect_operands(1);
     }
@@ -834,7 +857,9 @@ class Builder {
   std::string_view line_;
   Syntax* s_ = nullptr;
   std::vector<Defined> defined_;  // by statement
-  std::unordered_map<std::string, size_t> names_;
+  Arena arena_;                   // names_'s entries
+  // Keys view the program's text, alive while it is parsed.
+  std::pmr::unordered_map<std::string_view, size_t> names_{&arena_};
   std::unordered_map<int64_t, UOpRef> slots_;
   std::vector<size_t> pending_uses_;
   int64_t buffer_count_ = 0;
@@ -849,9 +874,12 @@ Program parse_program(std::string_view text, const std::string& file) {
     text.remove_prefix(kByteOrderMark.size());
   Program p;
   p.file = file;
+  p.statements.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   Builder builder(p);
   int line_no = 0;
   size_t start = 0;
+  std::vector<Token> toks;
+  Syntax s;
   while (start <= text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
@@ -859,9 +887,9 @@ Program parse_program(std::string_view text, const std::string& file) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     ++line_no;
     Location loc{file, line_no, 0};
-    std::vector<Token> toks = Lexer(line, loc).run();
+    Lexer(line, loc).run(toks);
     if (!toks.empty()) {
-      Syntax s = StatementParser(std::move(toks), loc, line).run();
+      StatementParser(toks, loc, line).run(s);
       builder.statement(s, loc, line);
     }
     if (end == text.size()) break;
