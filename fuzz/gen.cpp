@@ -632,8 +632,9 @@ struct Breaker {
 // about forty, drawn after they are counted, and each text costs a few allocations.
 class BreakerList {
  public:
-  // Keeps every breaker, or only the one at position `only`.
-  explicit BreakerList(std::optional<size_t> only = std::nullopt) : only_(only) {}
+  // Every breaker, none (only counted), or the one at position `at`.
+  enum class Keep { All, None, One };
+  explicit BreakerList(Keep keep = Keep::All, size_t at = 0) : keep_(keep), at_(at) {}
 
   template <class Statement>
   void add(const char* rule, const Statement& statement) {
@@ -641,14 +642,16 @@ class BreakerList {
   }
   template <class Statement, class Helpers>
   void add(const char* rule, const Statement& statement, const Helpers& helpers) {
-    if (!only_ || *only_ == count_) kept_.push_back({rule, statement(), helpers()});
+    if (keep_ == Keep::All || (keep_ == Keep::One && at_ == count_))
+      kept_.push_back({rule, statement(), helpers()});
     ++count_;
   }
   size_t size() const { return count_; }
   const std::vector<Breaker>& kept() const { return kept_; }
 
  private:
-  std::optional<size_t> only_;
+  Keep keep_;
+  size_t at_;
   size_t count_ = 0;
   std::vector<Breaker> kept_;
 };
@@ -846,9 +849,10 @@ Broken with_breaker(const std::string& text, const UOp& x, const Breaker& breake
 // made.
 template <class List>
 Breaker drawn(Choices& c, const List& list) {
-  BreakerList counted;
+  BreakerList counted(BreakerList::Keep::None);
   list(counted);
-  BreakerList one(static_cast<size_t>(c.range(0, static_cast<int64_t>(counted.size()) - 1)));
+  BreakerList one(BreakerList::Keep::One,
+                  static_cast<size_t>(c.range(0, static_cast<int64_t>(counted.size()) - 1)));
   list(one);
   return one.kept().front();
 }
