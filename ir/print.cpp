@@ -10,12 +10,14 @@
 namespace uopc {
 namespace {
 
+// Fresh names for nodes no statement names; most programs need none, so the names taken are
+// only gathered for the first.
 class Namer {
  public:
-  explicit Namer(const Program& p) {
-    for (const Statement& s : p.statements) taken_.insert(s.name);
-  }
+  explicit Namer(const Program& p) : p_(p) {}
   std::string fresh() {
+    if (taken_.empty())
+      for (const Statement& s : p_.statements) taken_.insert(s.name);
     std::string name;
     do name = "%t" + std::to_string(next_++);
     while (taken_.count(name));
@@ -23,6 +25,7 @@ class Namer {
   }
 
  private:
+  const Program& p_;
   std::unordered_set<std::string> taken_;
   int next_ = 0;
 };
@@ -58,8 +61,11 @@ NodeSet literal_operands(const std::vector<const UOp*>& order, const Users& user
   return out;
 }
 
-void append_statement(std::string& out, const std::string& name, const std::string& op) {
-  out.append(name).append(" = ").append(op).push_back('\n');
+template <class NameOf>
+void append_statement(std::string& out, const std::string& name, const UOp& n, NameOf& name_of) {
+  out.append(name).append(" = ");
+  append_op(out, n, name_of);
+  out.push_back('\n');
 }
 
 }  // namespace
@@ -91,15 +97,16 @@ std::string print_program(const Program& p, const PrintOptions& options) {
   auto name_of = [&](const UOp* n) -> const std::string& { return name.at(n); };
 
   std::string out;
+  out.reserve(32 * order.size());
   for (const UOp* n : order) {
     if (n->op == Op::Const || printed_last.count(n) || literals.count(n)) continue;
     auto it = name.find(n);
     if (it == name.end()) it = name.emplace(n, namer.fresh()).first;
-    append_statement(out, it->second, print_op(*n, name_of));
+    append_statement(out, it->second, *n, name_of);
   }
   for (const Statement& s : p.statements) {
     if (s.used) continue;
-    append_statement(out, s.name, print_op(*s.node, name_of));
+    append_statement(out, s.name, *s.node, name_of);
   }
   return out;
 }
