@@ -148,8 +148,11 @@ std::optional<Failure> check_input(Choices& choices, Backend& backend, const Ste
   if (auto f = check_steering(p, steering)) return f;
   EngineConfig config = draw_engine_config(choices, p);
   std::string printed = print_program(p);
-  auto program = [&] { return check_program(p, backend, false, config, &printed); };
-  if (auto f = once("program " + config.flags() + "\n" + printed, program)) return f;
+  // A program met before with other settings needs only the engines again.
+  auto engines = [&] { return check_engines(p, backend, config); };
+  if (auto f = once("engines " + config.flags() + "\n" + printed, engines)) return f;
+  auto program = [&] { return check_independent_of_settings(p, backend, false, &printed); };
+  if (auto f = once("program\n" + printed, program)) return f;
   Broken b = break_one_rule(choices, p, printed);
   auto rejected = [&] { return check_rejected(b.text, b.rule); };
   if (auto f = once("broken " + b.rule + "\n" + b.text, rejected)) return f;

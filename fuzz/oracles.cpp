@@ -851,6 +851,12 @@ std::string rejection_reason(const Failure& f) {
 std::optional<Failure> check_program(const Program& p, Backend& backend, bool compiled_composites,
                                      const EngineConfig& config, const std::string* printed) {
   if (auto f = check_engines(p, backend, config)) return f;
+  return check_independent_of_settings(p, backend, compiled_composites, printed);
+}
+
+std::optional<Failure> check_independent_of_settings(const Program& p, Backend& backend,
+                                                     bool compiled_composites,
+                                                     const std::string* printed) {
   if (auto f = printed ? check_roundtrip(p, *printed) : check_roundtrip(p)) return f;
   if (auto f = check_bounds(p)) return f;
   return check_composites(p, backend, compiled_composites);

@@ -179,13 +179,17 @@ std::string rejection_reason(const Failure& f);
 // p with every pad and flip replaced by its composite, same statements and names.
 Program with_composites(const Program& p);
 
-// engines (with cost and memory), roundtrip and composites, in that order; the composites
-// through the compiled engine only when `compiled_composites`. `printed`, when given, is
-// print_program(p).
+// engines (with cost and memory), roundtrip, bounds and composites, in that order; the
+// composites through the compiled engine only when `compiled_composites`. `printed`, when
+// given, is print_program(p).
 std::optional<Failure> check_program(const Program& p, Backend& backend,
                                      bool compiled_composites = true,
                                      const EngineConfig& config = {},
                                      const std::string* printed = nullptr);
+// The same without engines: the oracles that the engine's settings do not change.
+std::optional<Failure> check_independent_of_settings(const Program& p, Backend& backend,
+                                                     bool compiled_composites,
+                                                     const std::string* printed = nullptr);
 
 // The interpreter's work for p: elements of every value plus every reduce's input elements.
 int64_t interpreter_work(const Program& p);

@@ -2,9 +2,10 @@
 //
 // libFuzzer makes the same program from many inputs: in a 60 s fuzz_diff run from the seed
 // corpus, 83% of the kernels compiled were ones compiled before. Every oracle is a function of
-// what it checks (a program with its engine settings, a rule-breaking variant, an expression),
-// so a repeat that passed once passes again, and its coverage is no news to libFuzzer. Only
-// what passed is recorded: a failing check runs again each time it comes up.
+// what it checks (a program with its engine settings for the engines, the program alone for
+// the others, a rule-breaking variant, an expression), so a repeat that passed once passes
+// again, and its coverage is no news to libFuzzer. Only what passed is recorded: a failing
+// check runs again each time it comes up.
 //
 // The table is allocated once, when the set is made, and insert never allocates. libFuzzer
 // runs an input a second time, and then scans the whole heap for leaks, whenever an execution
