@@ -515,8 +515,8 @@ UOpRef simplify(const UOpRef& node) {
   // Loop counters and constants are already as simple as they get; they are most indices.
   if (node->op == Op::Range || node->op == Op::Const) return node;
   if (memo_rewriter) return memo_rewriter->run(node);
-  if (kept_rewriter()) {
-    SimplifyMemo memo;  // holds the kept results while they are in use
+  if (t_kept && !rewrites_logged()) {
+    SimplifyMemo memo;  // takes the kept results, and holds them while they are in use
     return memo_rewriter->run(node);
   }
   return rewrite(node, rules_in_use()).root;
